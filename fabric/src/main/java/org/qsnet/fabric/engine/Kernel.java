@@ -1,0 +1,394 @@
+package org.qsnet.fabric.engine;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+import org.qsnet.fabric.QsnetException;
+
+/**
+ * The discrete-event simulation kernel of one partition.
+ *
+ * <p>Events are totally ordered by {@code (timeNs, origin id, origin sequence)}; the key never
+ * depends on insertion order across entities, so a run is deterministic bit for bit.
+ *
+ * <p>Simulated processes ({@link SimProcess}) run user code on virtual threads under strict
+ * hand-off: at any instant exactly one thread runs, either the driver (the thread that called
+ * {@link #run()} or {@link #runUntil(long)}) or one process. The kernel has no thread of its
+ * own: whichever thread gives up control processes the due events itself until an event
+ * resumes a process, then hands control straight to that process. A process that resumes
+ * itself (the common case of {@link SimProcess#advance(long)}) therefore costs no thread
+ * switch at all, and a switch between two processes costs one park/unpark, not two.
+ *
+ * <pre>
+ *   driver --run()--> dispatch events --Resume(P)--> P runs user code
+ *   P.advance(d): no event before now+d?  yes: clock += d (fast path, no hand-off)
+ *                                          no:  schedule Resume(P) at now+d, dispatch events
+ *                                               on P's own thread until a Resume pops:
+ *                                               Resume(P) -> continue; Resume(Q) -> unpark Q, park P
+ *   queue empty or past the limit -> control returns to the driver
+ * </pre>
+ */
+public final class Kernel
+{
+    private final EventQueue queue = new EventQueue();
+    private final Map<Integer, Origin> origins = new HashMap<>();
+    private final List<SimProcess> processes = new ArrayList<>();
+    private final KernelContext context;
+
+    private long nowNs;
+    private long limitNs = Long.MAX_VALUE;
+    private long eventCount;
+    private long traceHash = 0xcbf29ce484222325L;
+
+    SimProcess current;
+    private Thread driver;
+    private volatile boolean driverTurn;
+    private Throwable abortCause;
+    private boolean finished;
+
+    /**
+     * Creates a kernel with the default context (compute time charged as zero, no watchdog).
+     */
+    public Kernel()
+    {
+        this(KernelContext.DEFAULT);
+    }
+
+    /**
+     * Creates a kernel.
+     *
+     * @param context how compute time is charged and the wall-clock safety net.
+     */
+    public Kernel(final KernelContext context)
+    {
+        this.context = context;
+    }
+
+    /**
+     * @return the configuration of this kernel.
+     */
+    public KernelContext context()
+    {
+        return context;
+    }
+
+    /**
+     * @return the current simulated time: the time of the event being processed, or the clock of
+     * the process that runs.
+     */
+    public long nowNs()
+    {
+        return nowNs;
+    }
+
+    /**
+     * @return events processed so far.
+     */
+    public long eventCount()
+    {
+        return eventCount;
+    }
+
+    /**
+     * @return events scheduled and not yet processed (cancelled ones included).
+     */
+    public int pendingEvents()
+    {
+        return queue.size();
+    }
+
+    /**
+     * A hash over the key {@code (time, origin, seq)} of every event processed so far, in order.
+     * Two runs of the same program, profile and seed give the same hash.
+     *
+     * @return the running trace hash.
+     */
+    public long traceHash()
+    {
+        return traceHash;
+    }
+
+    /**
+     * @return the process whose code is running, or null when the driver or an event runs.
+     */
+    public SimProcess currentProcess()
+    {
+        return current;
+    }
+
+    /**
+     * Registers an entity that schedules events.
+     *
+     * @param id   unique id, at least zero; it breaks ties between events of the same time.
+     * @param name name for reports.
+     * @return the origin.
+     */
+    public Origin origin(final int id, final String name)
+    {
+        QsnetException.require(id >= 0, "origin id", id, "must be at least 0");
+        final Origin o = new Origin(this, id, name);
+        final Origin old = origins.putIfAbsent(id, o);
+        if (old != null)
+        {
+            throw new QsnetException("origin id " + id + " is already taken by " + old.name());
+        }
+        return o;
+    }
+
+    /**
+     * Spawns a simulated process that starts at the current simulated time.
+     *
+     * @param id   origin id of the process, unique among all origins.
+     * @param name name for reports, e.g. {@code "rank 3"}.
+     * @param body the user code.
+     * @return the process.
+     */
+    public SimProcess spawn(final int id, final String name, final ProcessBody body)
+    {
+        final SimProcess p = new SimProcess(this, origin(id, name), body);
+        processes.add(p);
+        p.start();
+        schedule(p.origin(), nowNs, p.resume);
+        return p;
+    }
+
+    /**
+     * @return every process spawned, in spawn order.
+     */
+    public List<SimProcess> processes()
+    {
+        return Collections.unmodifiableList(processes);
+    }
+
+    Event schedule(final Origin origin, final long timeNs, final EventHandler handler)
+    {
+        if (timeNs < nowNs)
+        {
+            throw new QsnetException("event time " + timeNs + " ns of " + origin + " is before now (" + nowNs + " ns)");
+        }
+        final Event e = new Event(timeNs, origin.id(), origin.nextSeq(), handler);
+        queue.add(e);
+        return e;
+    }
+
+    /**
+     * Runs until no event is pending. Fails with a {@link SimulationException} naming what each
+     * process waits for if processes are still blocked then.
+     *
+     * @return the outcome of every process.
+     */
+    public RunReport run()
+    {
+        return runUntil(Long.MAX_VALUE);
+    }
+
+    /**
+     * Processes every event up to and including {@code endNs}, running processes as their
+     * events resume them, then returns with the clock at {@code endNs} (or at the last event if
+     * the queue emptied first and {@code endNs} is unbounded). May be called again to continue.
+     *
+     * @param endNs the last simulated time to process.
+     * @return the outcome of every process so far.
+     */
+    public RunReport runUntil(final long endNs)
+    {
+        QsnetException.require(endNs >= nowNs, "endNs", endNs, "must not be before now (" + nowNs + " ns)");
+        if (finished)
+        {
+            throw new QsnetException("kernel was aborted: " + abortCause);
+        }
+        if (current != null)
+        {
+            throw new QsnetException("runUntil called from inside simulated process " + current.name());
+        }
+        limitNs = endNs;
+        driver = Thread.currentThread();
+        final SimProcess next = dispatch();
+        if (next != null)
+        {
+            driverTurn = false;
+            transferTo(next);
+            awaitDriverTurn();
+        }
+        if (abortCause != null)
+        {
+            finished = true;
+            killAll();
+            if (abortCause instanceof SimulationException se)
+            {
+                throw se;
+            }
+            throw new SimulationException("simulation aborted at " + nowNs + " ns: " + abortCause, abortCause);
+        }
+        if (queue.isEmpty())
+        {
+            final List<SimProcess> blocked = new ArrayList<>();
+            for (final SimProcess p : processes)
+            {
+                if (!p.state().isTerminal())
+                {
+                    blocked.add(p);
+                }
+            }
+            if (!blocked.isEmpty())
+            {
+                finished = true;
+                final StringBuilder sb = new StringBuilder("deadlock at ").append(nowNs)
+                    .append(" ns: every process is blocked and no event is pending:");
+                for (final SimProcess p : blocked)
+                {
+                    sb.append("\n  ").append(p.name()).append(" waits for ").append(p.waitingFor());
+                }
+                killAll();
+                throw new SimulationException(sb.toString(), null, report());
+            }
+        }
+        else if (endNs != Long.MAX_VALUE)
+        {
+            nowNs = endNs;
+        }
+        return report();
+    }
+
+    private void awaitDriverTurn()
+    {
+        final long watchdogNs = context.watchdogNs();
+        // wall-clock: safety net only, never part of a result
+        final long start = watchdogNs > 0 ? System.nanoTime() : 0;
+        while (!driverTurn)
+        {
+            if (watchdogNs > 0)
+            {
+                LockSupport.parkNanos(this, 100_000_000L);
+                // wall-clock: safety net only, never part of a result
+                if (!driverTurn && System.nanoTime() - start > watchdogNs)
+                {
+                    throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
+                        + watchdogNs / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns", null, report());
+                }
+            }
+            else
+            {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /**
+     * @return the outcome of every process so far.
+     */
+    public RunReport report()
+    {
+        final List<RunReport.Outcome> outcomes = new ArrayList<>(processes.size());
+        for (final SimProcess p : processes)
+        {
+            outcomes.add(new RunReport.Outcome(p.name(), p.state(), p.finishedAtNs(), p.failure(), p.waitingFor()));
+        }
+        return new RunReport(nowNs, eventCount, traceHash, outcomes);
+    }
+
+    /**
+     * Processes due events on the calling thread until one resumes a process.
+     *
+     * @return the process to resume, or null when no event is due before the limit.
+     */
+    SimProcess dispatch()
+    {
+        final EventQueue q = queue;
+        while (abortCause == null && !q.isEmpty() && q.peekTimeNs() <= limitNs)
+        {
+            final Event e = q.poll();
+            if (e.cancelled)
+            {
+                continue;
+            }
+            nowNs = e.timeNs;
+            eventCount++;
+            long h = traceHash;
+            h = (h ^ e.timeNs) * 0x100000001b3L;
+            h = (h ^ e.origin) * 0x100000001b3L;
+            h = (h ^ e.originSeq) * 0x100000001b3L;
+            traceHash = h;
+            final EventHandler handler = e.handler;
+            if (handler instanceof SimProcess.Resume r)
+            {
+                r.process.clockNs = e.timeNs;
+                return r.process;
+            }
+            try
+            {
+                handler.onEvent(e.timeNs);
+            }
+            catch (final Throwable t)
+            {
+                abortCause = new SimulationException("event " + e.originSeq + " of origin " + e.origin + " at " + e.timeNs
+                    + " ns failed: " + t, t);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Gives control to {@code next}, or to the driver when {@code next} is null. The caller must
+     * have cleared its own turn flag first.
+     */
+    void transferTo(final SimProcess next)
+    {
+        if (next != null)
+        {
+            current = next;
+            next.giveTurn();
+        }
+        else
+        {
+            current = null;
+            driverTurn = true;
+            LockSupport.unpark(driver);
+        }
+    }
+
+    /**
+     * Called by a process thread that arranged its own resumption (or blocked): runs the kernel
+     * until some process is due, and returns when this process's turn comes again.
+     */
+    void handOff(final SimProcess me)
+    {
+        final SimProcess next = dispatch();
+        if (next == me)
+        {
+            current = me;
+            return;
+        }
+        me.clearTurn();
+        transferTo(next);
+        me.awaitTurn();
+        current = me;
+    }
+
+    boolean fastPathAllowed(final long newClockNs)
+    {
+        return queue.peekTimeNs() >= newClockNs && newClockNs <= limitNs;
+    }
+
+    void setNow(final long timeNs)
+    {
+        nowNs = timeNs;
+    }
+
+    long limitNs()
+    {
+        return limitNs;
+    }
+
+    private void killAll()
+    {
+        for (final SimProcess p : processes)
+        {
+            p.kill();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.qsnet.fabric.engine;
+
+/**
+ * An entity that schedules events (a NIC, a switch, a link, a process). Its id and its own
+ * event counter form the tie-break of the event order, so the order never depends on how
+ * the system is partitioned or on the order entities happened to be created in.
+ */
+public final class Origin
+{
+    private final Kernel kernel;
+    private final int id;
+    private final String name;
+    private long nextSeq;
+
+    Origin(final Kernel kernel, final int id, final String name)
+    {
+        this.kernel = kernel;
+        this.id = id;
+        this.name = name;
+    }
+
+    /**
+     * @return the id given at registration; unique within the kernel.
+     */
+    public int id()
+    {
+        return id;
+    }
+
+    /**
+     * @return the name given at registration, for reports.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * Schedules an event of this origin.
+     *
+     * @param timeNs  absolute simulated time; not before {@link Kernel#nowNs()}.
+     * @param handler what to run.
+     * @return the scheduled event, which may be cancelled.
+     */
+    public Event schedule(final long timeNs, final EventHandler handler)
+    {
+        return kernel.schedule(this, timeNs, handler);
+    }
+
+    /**
+     * Schedules an event of this origin after a delay.
+     *
+     * @param delayNs delay from now, at least zero.
+     * @param handler what to run.
+     * @return the scheduled event.
+     */
+    public Event scheduleIn(final long delayNs, final EventHandler handler)
+    {
+        return kernel.schedule(this, kernel.nowNs() + delayNs, handler);
+    }
+
+    long nextSeq()
+    {
+        return nextSeq++;
+    }
+
+    @Override
+    public String toString()
+    {
+        return name + "#" + id;
+    }
+}

@@ -1,0 +1,76 @@
+package org.qsnet.fabric.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Something simulated processes wait for: model code fires it, and every process parked on it
+ * resumes at the time of firing.
+ */
+public final class Signal
+{
+    private final String name;
+    private List<SimProcess> waiters;
+
+    /**
+     * @param name what it stands for, shown in deadlock reports (e.g. {@code "event 0x1000 on vp 3"}).
+     */
+    public Signal(final String name)
+    {
+        this.name = name;
+    }
+
+    /**
+     * @return the name given at creation.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return whether a process waits on this signal.
+     */
+    public boolean hasWaiters()
+    {
+        return waiters != null && !waiters.isEmpty();
+    }
+
+    void addWaiter(final SimProcess p)
+    {
+        if (waiters == null)
+        {
+            waiters = new ArrayList<>(2);
+        }
+        waiters.add(p);
+    }
+
+    /**
+     * Resumes every waiting process at the current simulated time. Call from model code (an event
+     * handler or a process's library call).
+     */
+    public void fire()
+    {
+        final List<SimProcess> w = waiters;
+        if (w == null || w.isEmpty())
+        {
+            return;
+        }
+        waiters = null;
+        for (final SimProcess p : w)
+        {
+            // a process woken by failWith meanwhile is no longer parked here
+            if (p.blockedOn == this)
+            {
+                p.blockedOn = null;
+                p.wake();
+            }
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return name;
+    }
+}

@@ -1,0 +1,381 @@
+package org.qsnet.fabric.engine;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.LockSupport;
+
+import org.qsnet.fabric.QsnetException;
+
+/**
+ * A simulated process: user code on its own virtual thread, with its own simulated clock.
+ *
+ * <p>The clock advances only inside library calls, through the primitives here: {@link #advance},
+ * {@link #poll}, {@link #await} and {@link #compute}. Each first lets the kernel process every
+ * event before the new clock, so code that reads memory after a call sees everything that
+ * landed before "now". When nothing is pending before the new clock the call returns at once
+ * without a thread switch (fast path).
+ */
+public final class SimProcess
+{
+    /** The event handler that resumes a process; recognised by the kernel's dispatch loop. */
+    static final class Resume implements EventHandler
+    {
+        final SimProcess process;
+
+        Resume(final SimProcess process)
+        {
+            this.process = process;
+        }
+
+        @Override
+        public void onEvent(final long timeNs)
+        {
+            throw new IllegalStateException("resume events are dispatched by the kernel");
+        }
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final Kernel kernel;
+    private final Origin origin;
+    private final ProcessBody body;
+    final Resume resume = new Resume(this);
+    private final Thread thread;
+
+    long clockNs;
+    private volatile boolean turn;
+    private volatile boolean killed;
+    private volatile ProcessState state = ProcessState.NEW;
+    private String waitingFor = "";
+    private long finishedAtNs = -1;
+    private Throwable failure;
+    private Throwable pendingError;
+    private long lastCpuNs = -1;
+    private Object attachment;
+    Signal blockedOn;
+
+    SimProcess(final Kernel kernel, final Origin origin, final ProcessBody body)
+    {
+        this.kernel = kernel;
+        this.origin = origin;
+        this.body = body;
+        this.thread = Thread.ofVirtual().name("sim-" + origin.name()).unstarted(this::main);
+    }
+
+    void start()
+    {
+        thread.start();
+    }
+
+    private void main()
+    {
+        awaitTurnQuietly();
+        if (killed)
+        {
+            state = ProcessState.KILLED;
+            return;
+        }
+        state = ProcessState.RUNNING;
+        try
+        {
+            body.run(this);
+            state = ProcessState.DONE;
+        }
+        catch (final Killed k)
+        {
+            state = ProcessState.KILLED;
+            return;
+        }
+        catch (final Throwable t)
+        {
+            failure = t;
+            state = ProcessState.FAILED;
+        }
+        finishedAtNs = clockNs;
+        // This thread does the kernel's work until another thread must run, then ends.
+        kernel.transferTo(kernel.dispatch());
+    }
+
+    /**
+     * @return the kernel this process runs in.
+     */
+    public Kernel kernel()
+    {
+        return kernel;
+    }
+
+    /**
+     * @return the origin of events this process schedules.
+     */
+    public Origin origin()
+    {
+        return origin;
+    }
+
+    /**
+     * @return the process's name.
+     */
+    public String name()
+    {
+        return origin.name();
+    }
+
+    /**
+     * @return the process's simulated clock in ns.
+     */
+    public long nowNs()
+    {
+        return clockNs;
+    }
+
+    /**
+     * @return the process's state.
+     */
+    public ProcessState state()
+    {
+        return state;
+    }
+
+    /**
+     * @return what the process waits for when blocked, else an empty string.
+     */
+    public String waitingFor()
+    {
+        return waitingFor;
+    }
+
+    /**
+     * @return the simulated time the process finished at, or -1.
+     */
+    public long finishedAtNs()
+    {
+        return finishedAtNs;
+    }
+
+    /**
+     * @return what the process threw, or null.
+     */
+    public Throwable failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return the object a library attached to this process (its per-process state), or null.
+     */
+    public Object attachment()
+    {
+        return attachment;
+    }
+
+    /**
+     * Attaches a library's per-process state.
+     *
+     * @param attachment the state.
+     */
+    public void attach(final Object attachment)
+    {
+        this.attachment = attachment;
+    }
+
+    /**
+     * Charges {@code ns} of simulated time: processes every event before the new clock first.
+     *
+     * @param ns time to charge, at least 0.
+     */
+    public void advance(final long ns)
+    {
+        checkCaller();
+        QsnetException.require(ns >= 0, "ns", ns, "must be at least 0");
+        final long t = clockNs + ns;
+        if (kernel.fastPathAllowed(t))
+        {
+            clockNs = t;
+            kernel.setNow(t);
+            return;
+        }
+        kernel.schedule(origin, t, resume);
+        kernel.handOff(this);
+        rethrowPending();
+    }
+
+    /**
+     * Charges the modelled cost of one poll and yields to the kernel, so that a busy-wait loop
+     * makes simulated time progress.
+     *
+     * @param costNs the poll's cost, at least 1.
+     */
+    public void poll(final long costNs)
+    {
+        QsnetException.require(costNs >= 1, "costNs", costNs, "must be at least 1 so that a polling loop advances time");
+        advance(costNs);
+    }
+
+    /**
+     * Charges explicit compute time (work between library calls).
+     *
+     * @param ns compute time, at least 0.
+     */
+    public void compute(final long ns)
+    {
+        advance(ns);
+    }
+
+    /**
+     * Charges the compute time since the previous library call, as the kernel's
+     * {@link KernelContext.ComputeMode} says; a no-op in the default mode. Libraries call this at
+     * the start of every call.
+     */
+    public void chargeCompute()
+    {
+        final KernelContext c = kernel.context();
+        if (c.computeMode() == KernelContext.ComputeMode.ZERO)
+        {
+            return;
+        }
+        final long cpu = hostCpuNs();
+        if (lastCpuNs >= 0 && cpu > lastCpuNs)
+        {
+            advance((long)((cpu - lastCpuNs) * c.computeFactor()));
+        }
+        lastCpuNs = hostCpuNs();
+    }
+
+    private static long hostCpuNs()
+    {
+        final long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
+        // wall-clock: MEASURED compute mode only, non-deterministic by definition; virtual threads
+        // have no CPU clock of their own on some JDKs
+        return cpu >= 0 ? cpu : System.nanoTime();
+    }
+
+    /**
+     * Parks the process until {@code signal} fires.
+     *
+     * @param signal what to wait for.
+     */
+    public void await(final Signal signal)
+    {
+        checkCaller();
+        waitingFor = signal.name();
+        state = ProcessState.BLOCKED;
+        blockedOn = signal;
+        signal.addWaiter(this);
+        kernel.handOff(this);
+        state = ProcessState.RUNNING;
+        waitingFor = "";
+        rethrowPending();
+    }
+
+    /**
+     * Parks the process on {@code signal} until {@code condition} holds; returns at once if it holds.
+     *
+     * @param condition what must hold.
+     * @param signal    fired by whatever may make the condition true.
+     */
+    public void awaitUntil(final BooleanSupplier condition, final Signal signal)
+    {
+        while (!condition.getAsBoolean())
+        {
+            await(signal);
+        }
+    }
+
+    /**
+     * Makes the process's current or next blocking call throw {@code error} (an error raised by
+     * the model on behalf of this process surfaces in the call that caused it). Call from model
+     * code; the process is resumed at the current time if it is blocked.
+     *
+     * @param error what the call throws.
+     */
+    public void failWith(final RuntimeException error)
+    {
+        pendingError = error;
+        if (blockedOn != null)
+        {
+            blockedOn = null;
+            wake();
+        }
+    }
+
+    private void rethrowPending()
+    {
+        final Throwable e = pendingError;
+        if (e != null)
+        {
+            pendingError = null;
+            throw (RuntimeException)e;
+        }
+    }
+
+    void wake()
+    {
+        kernel.schedule(origin, kernel.nowNs(), resume);
+    }
+
+    private void checkCaller()
+    {
+        if (Thread.currentThread() != thread)
+        {
+            throw new QsnetException("process " + name() + " may be advanced only by its own code, not from thread "
+                + Thread.currentThread().getName());
+        }
+    }
+
+    void giveTurn()
+    {
+        turn = true;
+        LockSupport.unpark(thread);
+    }
+
+    void clearTurn()
+    {
+        turn = false;
+    }
+
+    void awaitTurn()
+    {
+        awaitTurnQuietly();
+        if (killed)
+        {
+            throw new Killed();
+        }
+    }
+
+    private void awaitTurnQuietly()
+    {
+        while (!turn)
+        {
+            LockSupport.park(this);
+        }
+    }
+
+    void kill()
+    {
+        if (!state.isTerminal())
+        {
+            killed = true;
+            state = ProcessState.KILLED;
+            turn = true;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Unwinds a killed process's stack; never caught by user code that catches Exception. */
+    static final class Killed extends Error
+    {
+        private static final long serialVersionUID = 1L;
+
+        Killed()
+        {
+            super("process killed by the kernel", null, false, false);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return name() + "@" + clockNs + "ns/" + state;
+    }
+}

@@ -1,0 +1,53 @@
+package org.qsnet.fabric.model;
+
+import java.util.Arrays;
+
+import org.qsnet.fabric.engine.EventHandler;
+
+/**
+ * The virtual channels one attempt of a packet holds, from the header's first hop until the
+ * EOP releases them behind the acknowledgement. As an event handler it is the EOP passing the
+ * output ports of depth {@link #releaseDepth}.
+ */
+final class Circuit implements EventHandler
+{
+    final Fabric fabric;
+    final Packet packet;
+    LinkOutput[] links = new LinkOutput[6];
+    int[] vcs = new int[6];
+    int[] depths = new int[6];
+    int count;
+    int releaseDepth;
+    int releaseIndex;
+    long ackNs;
+    // broadcast
+    int leavesPending;
+    long lastHeadNs;
+    boolean nack;
+
+    Circuit(final Fabric fabric, final Packet packet)
+    {
+        this.fabric = fabric;
+        this.packet = packet;
+    }
+
+    void add(final LinkOutput link, final int vc, final int depth)
+    {
+        if (count == links.length)
+        {
+            links = Arrays.copyOf(links, count * 2);
+            vcs = Arrays.copyOf(vcs, count * 2);
+            depths = Arrays.copyOf(depths, count * 2);
+        }
+        links[count] = link;
+        vcs[count] = vc;
+        depths[count] = depth;
+        count++;
+    }
+
+    @Override
+    public void onEvent(final long timeNs)
+    {
+        fabric.releaseDepth(this, timeNs);
+    }
+}

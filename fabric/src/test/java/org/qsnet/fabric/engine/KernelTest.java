@@ -1,0 +1,305 @@
+package org.qsnet.fabric.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.qsnet.fabric.QsnetException;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class KernelTest
+{
+    @Test
+    void shouldOrderEventsByTimeThenOriginThenOriginSequence()
+    {
+        final Kernel k = new Kernel();
+        final Origin high = k.origin(5, "high");
+        final Origin low = k.origin(2, "low");
+        final List<String> order = new ArrayList<>();
+        high.schedule(10, t -> order.add("high-a"));
+        high.schedule(10, t -> order.add("high-b"));
+        low.schedule(10, t -> order.add("low-a"));
+        low.schedule(5, t -> order.add("low-early"));
+        high.schedule(3, t -> order.add("high-earliest"));
+        k.run();
+        assertEquals(List.of("high-earliest", "low-early", "low-a", "high-a", "high-b"), order);
+        assertEquals(10, k.nowNs());
+        assertEquals(5, k.eventCount());
+    }
+
+    @Test
+    void shouldRejectDuplicateOriginAndEventInThePast()
+    {
+        final Kernel k = new Kernel();
+        final Origin o = k.origin(1, "a");
+        final QsnetException dup = assertThrows(QsnetException.class, () -> k.origin(1, "b"));
+        assertTrue(dup.getMessage().contains("origin id 1 is already taken by a"), dup.getMessage());
+        o.schedule(100, t -> { });
+        k.run();
+        final QsnetException past = assertThrows(QsnetException.class, () -> o.schedule(50, t -> { }));
+        assertTrue(past.getMessage().contains("before now (100 ns)"), past.getMessage());
+    }
+
+    @Test
+    void shouldProcessEveryEarlierEventBeforeAdvanceReturns()
+    {
+        final Kernel k = new Kernel();
+        final Origin nic = k.origin(1, "nic");
+        final long[] memory = new long[1];
+        nic.schedule(50, t -> memory[0] = 42);
+        final long[] seen = new long[2];
+        k.spawn(100, "p", self ->
+        {
+            self.advance(49);
+            seen[0] = memory[0];
+            self.advance(51);
+            seen[1] = memory[0];
+        });
+        final RunReport r = k.run().throwIfFailed();
+        assertEquals(0, seen[0], "the DMA at 50 ns has not landed at 49 ns");
+        assertEquals(42, seen[1], "the DMA at 50 ns has landed at 100 ns");
+        assertEquals(100, r.outcomes().get(0).finishedAtNs());
+    }
+
+    @Test
+    void shouldTakeFastPathWhenNothingIsPending()
+    {
+        final Kernel k = new Kernel();
+        k.spawn(100, "p", self ->
+        {
+            for (int i = 0; i < 1000; i++)
+            {
+                self.advance(7);
+            }
+        });
+        final RunReport r = k.run().throwIfFailed();
+        assertEquals(7000, r.outcomes().get(0).finishedAtNs());
+        assertEquals(1, k.eventCount(), "only the start event: every advance took the fast path");
+    }
+
+    @Test
+    void shouldMakeBusyPollingLoopAdvanceSimulatedTime()
+    {
+        final Kernel k = new Kernel();
+        final Origin nic = k.origin(1, "nic");
+        final boolean[] flag = new boolean[1];
+        nic.schedule(1000, t -> flag[0] = true);
+        k.spawn(100, "poller", self ->
+        {
+            while (!flag[0])
+            {
+                self.poll(30);
+            }
+        });
+        final RunReport r = k.run().throwIfFailed();
+        assertEquals(1020, r.outcomes().get(0).finishedAtNs(), "first poll at or after 1000 ns is 34 x 30");
+    }
+
+    @Test
+    void shouldResumeBlockedProcessAtTheTimeTheSignalFires()
+    {
+        final Kernel k = new Kernel();
+        final Origin nic = k.origin(1, "nic");
+        final Signal done = new Signal("dma done");
+        nic.schedule(777, t -> done.fire());
+        final long[] woke = new long[1];
+        k.spawn(100, "waiter", self ->
+        {
+            self.await(done);
+            woke[0] = self.nowNs();
+        });
+        k.run().throwIfFailed();
+        assertEquals(777, woke[0]);
+    }
+
+    @Test
+    void shouldInterleaveTwoProcessesPingPongWithExactTimes()
+    {
+        final Kernel k = new Kernel();
+        final Signal toB = new Signal("ping");
+        final Signal toA = new Signal("pong");
+        final boolean[] flags = new boolean[2];
+        final List<String> log = new ArrayList<>();
+        k.spawn(100, "A", self ->
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                self.advance(100);
+                log.add("A sends at " + self.nowNs());
+                flags[0] = true;
+                toB.fire();
+                self.awaitUntil(() -> flags[1], toA);
+                flags[1] = false;
+            }
+        });
+        k.spawn(101, "B", self ->
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                self.awaitUntil(() -> flags[0], toB);
+                flags[0] = false;
+                self.advance(50);
+                log.add("B replies at " + self.nowNs());
+                flags[1] = true;
+                toA.fire();
+            }
+        });
+        k.run().throwIfFailed();
+        assertEquals(List.of("A sends at 100", "B replies at 150", "A sends at 250", "B replies at 300",
+            "A sends at 400", "B replies at 450"), log);
+    }
+
+    @Test
+    void shouldReportDeadlockNamingWhatEachProcessWaitsFor()
+    {
+        final Kernel k = new Kernel();
+        final Signal a = new Signal("event 0x1000 on vp 1");
+        final Signal b = new Signal("event 0x2000 on vp 0");
+        k.spawn(100, "vp 0", self -> self.await(a));
+        k.spawn(101, "vp 1", self ->
+        {
+            self.advance(10);
+            self.await(b);
+        });
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertTrue(e.getMessage().contains("deadlock at 10 ns"), e.getMessage());
+        assertTrue(e.getMessage().contains("vp 0 waits for event 0x1000 on vp 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("vp 1 waits for event 0x2000 on vp 0"), e.getMessage());
+        assertNotNull(e.report());
+    }
+
+    @Test
+    void shouldReportProcessFailureWithItsStackAndLetOthersFinish()
+    {
+        final Kernel k = new Kernel();
+        k.spawn(100, "bad", self ->
+        {
+            self.advance(5);
+            throw new IllegalStateException("boom");
+        });
+        k.spawn(101, "good", self -> self.advance(20));
+        final RunReport r = k.run();
+        assertEquals(ProcessState.FAILED, r.outcomes().get(0).state());
+        assertEquals("boom", r.outcomes().get(0).failure().getMessage());
+        assertTrue(r.outcomes().get(0).failure().getStackTrace().length > 0);
+        assertEquals(ProcessState.DONE, r.outcomes().get(1).state());
+        final SimulationException e = assertThrows(SimulationException.class, r::throwIfFailed);
+        assertTrue(e.getMessage().contains("process bad failed"), e.getMessage());
+    }
+
+    @Test
+    void shouldAbortRunWhenEventHandlerFails()
+    {
+        final Kernel k = new Kernel();
+        final Origin o = k.origin(1, "nic");
+        o.schedule(10, t ->
+        {
+            throw new IllegalArgumentException("bad descriptor");
+        });
+        k.spawn(100, "p", self -> self.advance(100));
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertTrue(e.getMessage().contains("bad descriptor"), e.getMessage());
+    }
+
+    @Test
+    void shouldSurfaceModelErrorInTheBlockedCallOfTheProcess()
+    {
+        final Kernel k = new Kernel();
+        final Origin nic = k.origin(1, "nic");
+        final Signal never = new Signal("dma event");
+        final SimProcess[] p = new SimProcess[1];
+        final String[] caught = new String[1];
+        p[0] = k.spawn(100, "vp 0", self ->
+        {
+            try
+            {
+                self.await(never);
+            }
+            catch (final QsnetException e)
+            {
+                caught[0] = e.getMessage() + " at " + self.nowNs();
+            }
+        });
+        nic.schedule(300, t -> p[0].failWith(new QsnetException("DMA to vp 9 outside capability 0..7")));
+        k.run().throwIfFailed();
+        assertEquals("DMA to vp 9 outside capability 0..7 at 300", caught[0]);
+    }
+
+    @Test
+    void shouldStopAtRunUntilLimitAndContinueLater()
+    {
+        final Kernel k = new Kernel();
+        final List<Long> ticks = new ArrayList<>();
+        k.spawn(100, "p", self ->
+        {
+            for (int i = 0; i < 5; i++)
+            {
+                self.advance(100);
+                ticks.add(self.nowNs());
+            }
+        });
+        k.runUntil(250);
+        assertEquals(List.of(100L, 200L), ticks);
+        assertEquals(250, k.nowNs());
+        k.run().throwIfFailed();
+        assertEquals(List.of(100L, 200L, 300L, 400L, 500L), ticks);
+    }
+
+    @Test
+    void shouldRunManyProcessesToCompletion()
+    {
+        final Kernel k = new Kernel();
+        final int n = 2000;
+        final long[] sum = new long[1];
+        for (int i = 0; i < n; i++)
+        {
+            final int id = i;
+            k.spawn(100 + i, "p" + i, self ->
+            {
+                for (int j = 0; j < 10; j++)
+                {
+                    self.advance(1 + id % 7);
+                }
+                sum[0] += self.nowNs();
+            });
+        }
+        final RunReport r = k.run().throwIfFailed();
+        long expected = 0;
+        for (int i = 0; i < n; i++)
+        {
+            expected += 10L * (1 + i % 7);
+        }
+        assertEquals(expected, sum[0]);
+        assertTrue(r.allSucceeded());
+    }
+
+    @Test
+    void shouldRejectAdvanceFromAnotherThreadAndNegativeTime()
+    {
+        final Kernel k = new Kernel();
+        final SimProcess[] p = new SimProcess[1];
+        final String[] msg = new String[1];
+        p[0] = k.spawn(100, "p", self ->
+        {
+            msg[0] = assertThrows(QsnetException.class, () -> self.advance(-1)).getMessage();
+        });
+        assertThrows(QsnetException.class, () -> p[0].advance(1));
+        k.run().throwIfFailed();
+        assertEquals("ns -1 must be at least 0", msg[0]);
+    }
+
+    @Test
+    void shouldRejectInvalidKernelContext()
+    {
+        final QsnetException e = assertThrows(QsnetException.class,
+            () -> new KernelContext(KernelContext.ComputeMode.MEASURED, -2.0, 0));
+        assertEquals("computeFactor -2.0 must be a finite number at least 0", e.getMessage());
+    }
+}
