@@ -20,8 +20,9 @@ import org.qsnet.fabric.engine.Origin;
  *            link of the group with a free VC; descending: the tagged down port. No free VC:
  *            wait there, holding the channels already taken.
  *         ─► header at the destination at tH: the circuit is complete.
- *            The body streams when every link of the path is free of other bodies:
- *            B = max(tH, free-at of each link); tail = B + (payload + 58 B) x 2.5 ns.
+ *            The body streams once no link of the path carries another circuit's body:
+ *            B = earliest t >= tH that overlaps no other body reserved on those links
+ *            (gaps between them may be used); tail = B + (payload + 58 B) x 2.5 ns.
  *         ─► at the tail the inputter checks the CRC: good: deliver (endpoint), bad: NACK.
  *         ─► ack leaves after the endpoint's turnaround, reaches the source after the same
  *            per-hop latencies back; the EOP then releases the channels hop by hop
@@ -514,18 +515,17 @@ public final class Fabric
     {
         final Packet p = c.packet;
         final long bodyNs = config.serializationNs(p.wireBytes);
-        long start = headNs;
+        final long start = earliestBodyStart(c, headNs, bodyNs);
+        final long tail = start + bodyNs;
         final LinkOutput[] ls = c.links;
         final int n = c.count;
         for (int i = 0; i < n; i++)
         {
-            start = Math.max(start, ls[i].bodyFreeAtNs);
-        }
-        final long tail = start + bodyNs;
-        for (int i = 0; i < n; i++)
-        {
             final LinkOutput l = ls[i];
-            l.bodyFreeAtNs = tail;
+            final int vc = c.vcs[i];
+            l.bodyStartNs[vc] = start;
+            l.bodyEndNs[vc] = tail;
+            l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, tail);
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
             l.packets++;
@@ -533,6 +533,54 @@ public final class Fabric
         p.times(headNs, tail);
         final int node = p.isBroadcast() ? p.source() : p.destination();
         nodeOrigins[node].schedule(tail, t -> deliver(c, t));
+    }
+
+    /**
+     * The earliest time at or after the header's arrival at which the body can stream over every
+     * link of the circuit without overlapping the body of another circuit on the same link (the
+     * circuits holding the link's other virtual channels). Candidates are the arrival and the
+     * ends of those bodies; the latest end always fits.
+     */
+    private static long earliestBodyStart(final Circuit c, final long headNs, final long bodyNs)
+    {
+        long best = Long.MAX_VALUE;
+        if (fits(c, headNs, bodyNs))
+        {
+            return headNs;
+        }
+        final LinkOutput[] ls = c.links;
+        for (int i = 0; i < c.count; i++)
+        {
+            final LinkOutput l = ls[i];
+            for (int vc = 0; vc < l.vcCount; vc++)
+            {
+                final long end = l.bodyEndNs[vc];
+                if (vc != c.vcs[i] && end > headNs && end < best && fits(c, end, bodyNs))
+                {
+                    best = end;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static boolean fits(final Circuit c, final long start, final long bodyNs)
+    {
+        final long end = start + bodyNs;
+        final LinkOutput[] ls = c.links;
+        for (int i = 0; i < c.count; i++)
+        {
+            final LinkOutput l = ls[i];
+            for (int vc = 0; vc < l.vcCount; vc++)
+            {
+                if (vc != c.vcs[i] && l.bodyEndNs[vc] > l.bodyStartNs[vc] && start < l.bodyEndNs[vc]
+                    && end > l.bodyStartNs[vc])
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private void deliver(final Circuit c, final long now)

@@ -5,9 +5,11 @@ package org.qsnet.fabric.model;
  * time its bandwidth is next free, the headers waiting for one of its channels, and its
  * statistics.
  *
- * <p>Bandwidth: the bodies of circuits that share a link direction (on its two virtual
- * channels) are serialised packet by packet on it. The hardware interleaves their flits; the
- * link time used is the same, and a packet's completion differs by at most one packet time.
+ * <p>Bandwidth: the bodies of circuits that share a link direction (one per virtual channel)
+ * are serialised packet by packet on it; a body may use any gap left between the others'
+ * (each virtual channel holds at most one reserved body interval). The hardware interleaves
+ * their flits; the link time used is the same, and a packet's completion differs by at most
+ * one packet time.
  */
 public final class LinkOutput
 {
@@ -25,6 +27,10 @@ public final class LinkOutput
 
     int vcBusyMask;
     int vcBusy;
+    /** Per virtual channel: the body interval of the circuit holding it, empty when start == end. */
+    final long[] bodyStartNs;
+    final long[] bodyEndNs;
+    /** End of the latest body reserved on this link. */
     long bodyFreeAtNs;
     final HeadQueue waiting = new HeadQueue();
 
@@ -46,6 +52,8 @@ public final class LinkOutput
         this.up = up;
         this.forwardDelayNs = forwardDelayNs;
         this.vcCount = vcCount;
+        this.bodyStartNs = new long[vcCount];
+        this.bodyEndNs = new long[vcCount];
     }
 
     boolean hasFreeVc()
@@ -63,6 +71,8 @@ public final class LinkOutput
 
     void releaseVc(final int vc)
     {
+        bodyStartNs[vc] = 0;
+        bodyEndNs[vc] = 0;
         vcBusyMask &= ~(1 << vc);
         vcBusy--;
     }

@@ -111,6 +111,28 @@ class FabricTest
     }
 
     @Test
+    void shouldLetABodyUseTheGapBeforeABodyReservedLaterOnTheSameLink()
+    {
+        final Kernel k = new Kernel();
+        final Fabric f = new Fabric(k, FabricConfig.elite(1));
+        attachAll(f);
+        final Packet y = Packet.unicast(0, 1, 320);
+        final Packet x = Packet.unicast(0, 3, 320);
+        final Packet z = Packet.unicast(2, 3, 320);
+        f.port(0).inject(y);
+        f.port(0).inject(x);
+        f.port(2).inject(z);
+        k.run();
+        assertEquals(1020, y.tailNs());
+        // x shares node 0's link with y: its body waits for y's, and is reserved on node 3's link
+        // for [1020, 1965) while that link is idle before
+        assertEquals(1965, x.tailNs());
+        // z's body fits in node 3's link before x's reservation
+        assertEquals(75, z.headNs());
+        assertEquals(1020, z.tailNs());
+    }
+
+    @Test
     void shouldSpreadAdaptiveAscentOverUpLinksWhereDeterministicAscentCollides()
     {
         for (final boolean adaptive : new boolean[] {true, false})

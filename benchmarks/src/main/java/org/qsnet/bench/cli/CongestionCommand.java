@@ -1,0 +1,76 @@
+package org.qsnet.bench.cli;
+
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.qsnet.bench.report.Table;
+import org.qsnet.bench.traffic.CongestionMatrix;
+import org.qsnet.bench.traffic.Pattern;
+import org.qsnet.bench.traffic.TrafficExperiment;
+import org.qsnet.bench.traffic.TrafficPoint;
+import org.qsnet.bench.traffic.TrafficSpec;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code qsnet congestion}: the congestion matrix of one workload at one load.
+ */
+@Command(name = "congestion", mixinStandardHelpOptions = true,
+    description = {"Runs one workload at one offered load and prints the congestion matrix: per switch level, "
+        + "each switch's normalised waiting for its up links, for its down links, and the fraction of time a header "
+        + "waited inside it."})
+public final class CongestionCommand implements Callable<Integer>
+{
+    @Option(names = {"-p", "--pattern"}, defaultValue = "hotspot", description = "The workload. Default: ${DEFAULT-VALUE}.")
+    String pattern;
+
+    @Option(names = "--load", defaultValue = "0.5", description = "Offered load, fraction of the injection limit. Default: ${DEFAULT-VALUE}.")
+    double load;
+
+    @Mixin
+    WorkloadOptions workload;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call()
+    {
+        final TrafficSpec spec = workload.spec(Pattern.parse(pattern));
+        final TrafficExperiment e = new TrafficExperiment(spec, load);
+        final TrafficPoint pt = e.run();
+        final CongestionMatrix m = CongestionMatrix.of(e.fabric(), e.windowNs());
+        final String title = String.format(Locale.ROOT, "congestion matrix: %s, %d nodes, offered %.2f, accepted %.3f",
+            spec.pattern().label(), spec.nodes(), load, pt.acceptedLoad());
+        final Table table = m.table(title).fact("emulator", "qsnet " + BuildInfo.version()).fact("fabric", spec.fabric())
+            .fact("window", spec.measureNs() / 1000.0 + " us after " + spec.warmupNs() / 1000.0 + " us warm-up")
+            .fact("seed", spec.seed());
+        if (Table.Format.parse(output.format) == Table.Format.TEXT)
+        {
+            System.out.println("# " + title);
+            System.out.println("# qsnet " + BuildInfo.version() + ", seed " + spec.seed() + ", " + spec.fabric());
+            System.out.print(m.text());
+            System.out.flush();
+            output.format = "none";
+        }
+        if (!"none".equals(output.format))
+        {
+            table.print(Table.Format.parse(output.format), System.out);
+        }
+        if (output.csv != null)
+        {
+            table.write(Table.Format.CSV, output.csv);
+        }
+        if (output.json != null)
+        {
+            table.write(Table.Format.JSON, output.json);
+        }
+        if (output.plot != null)
+        {
+            m.png(output.plot, title);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,131 @@
+package org.qsnet.bench.cli;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.FabricConfig;
+
+import picocli.CommandLine.Option;
+
+/**
+ * Options that shape the fabric: any {@link FabricConfig} parameter can be overridden with
+ * {@code --set name=value}.
+ */
+public final class FabricOptions
+{
+    @Option(names = "--ascent", defaultValue = "adaptive",
+        description = "Up-phase routing: adaptive (least-loaded up link) or deterministic (destination digit). Default: ${DEFAULT-VALUE}.")
+    String ascent;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of every random stream. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+        description = "Override a fabric parameter, e.g. --set wireDelayNs=30 --set virtualChannels=1. "
+            + "Names: k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes, "
+            + "packetOverheadBytes, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed.")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    /**
+     * @param dim the tree's dimension.
+     * @return the fabric configuration these options describe.
+     */
+    public FabricConfig config(final int dim)
+    {
+        final boolean adaptive = switch (ascent.toLowerCase(Locale.ROOT))
+        {
+            case "adaptive" -> true;
+            case "deterministic" -> false;
+            default -> throw new QsnetException("--ascent '" + ascent + "' must be adaptive or deterministic");
+        };
+        return apply(FabricConfig.elite(dim).withAdaptiveAscent(adaptive).withSeed(seed), overrides);
+    }
+
+    /**
+     * Rebuilds a configuration with named parameters replaced.
+     *
+     * @param base      the configuration.
+     * @param overrides parameter name to new value.
+     * @return the new configuration (validated by its constructor).
+     */
+    public static FabricConfig apply(final FabricConfig base, final Map<String, String> overrides)
+    {
+        if (overrides.isEmpty())
+        {
+            return base;
+        }
+        final RecordComponent[] comps = FabricConfig.class.getRecordComponents();
+        final Object[] args = new Object[comps.length];
+        final Class<?>[] types = new Class<?>[comps.length];
+        final Map<String, String> left = new LinkedHashMap<>(overrides);
+        try
+        {
+            for (int i = 0; i < comps.length; i++)
+            {
+                types[i] = comps[i].getType();
+                final String v = left.remove(comps[i].getName());
+                args[i] = v == null ? comps[i].getAccessor().invoke(base) : parse(comps[i].getName(), types[i], v);
+            }
+            if (!left.isEmpty())
+            {
+                final StringBuilder names = new StringBuilder();
+                for (final RecordComponent c : comps)
+                {
+                    names.append(names.length() == 0 ? "" : ", ").append(c.getName());
+                }
+                throw new QsnetException("--set " + left.keySet().iterator().next() + " is not a fabric parameter; one of: "
+                    + names);
+            }
+            final Constructor<FabricConfig> ctor = FabricConfig.class.getDeclaredConstructor(types);
+            return ctor.newInstance(args);
+        }
+        catch (final java.lang.reflect.InvocationTargetException e)
+        {
+            if (e.getCause() instanceof RuntimeException re)
+            {
+                throw re;
+            }
+            throw new QsnetException("cannot apply --set: " + e.getCause(), e.getCause());
+        }
+        catch (final ReflectiveOperationException e)
+        {
+            throw new QsnetException("cannot apply --set: " + e, e);
+        }
+    }
+
+    private static Object parse(final String name, final Class<?> type, final String v)
+    {
+        try
+        {
+            if (type == int.class)
+            {
+                return Integer.parseInt(v.trim());
+            }
+            if (type == long.class)
+            {
+                return Long.parseLong(v.trim());
+            }
+            if (type == double.class)
+            {
+                return Double.parseDouble(v.trim());
+            }
+            if (type == boolean.class)
+            {
+                if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false"))
+                {
+                    throw new NumberFormatException();
+                }
+                return Boolean.parseBoolean(v.trim());
+            }
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new QsnetException("--set " + name + "=" + v + " is not a valid " + type.getSimpleName());
+        }
+        throw new QsnetException("--set " + name + " has unsupported type " + type);
+    }
+}

@@ -1,0 +1,131 @@
+package org.qsnet.bench.cli;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.qsnet.bench.report.Table;
+import org.qsnet.bench.traffic.Pattern;
+import org.qsnet.bench.traffic.TrafficExperiment;
+import org.qsnet.bench.traffic.TrafficSpec;
+import org.qsnet.fabric.model.FabricConfig;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code qsnet perf}: the emulator's own cost on whole workloads (wall clock): slowdown (host
+ * time / simulated time), host ns per packet-hop, events per second, and heap.
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true,
+    description = {"Measures the emulator's own cost on uniform traffic at saturation (offered load 1.0): "
+        + "slowdown = host time / simulated time, host ns per packet-hop, kernel events per host second, "
+        + "and heap (peak during the run, live after it). Wall-clock figures: they vary by machine.",
+        "Each case runs --repeat times; the table gives the median."})
+public final class PerfCommand implements Callable<Integer>
+{
+    @Option(names = "--nodes", split = ",", defaultValue = "64,1024,4096", description = "Network sizes. Default: ${DEFAULT-VALUE}.")
+    int[] sizes;
+
+    @Option(names = "--measure-us", defaultValue = "50", description = "Simulated window per run, us. Default: ${DEFAULT-VALUE}.")
+    double measureUs;
+
+    @Option(names = "--repeat", defaultValue = "3", description = "Runs per case. Default: ${DEFAULT-VALUE}.")
+    int repeat;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call()
+    {
+        final Table t = new Table("emulator performance: uniform traffic at saturation (median of " + repeat + " runs)")
+            .fact("emulator", "qsnet " + BuildInfo.version())
+            .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
+            .fact("host cpus", Runtime.getRuntime().availableProcessors())
+            .fact("window", measureUs + " us simulated after 10 us warm-up");
+        t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("slowdown", "%.1f")
+            .column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
+            .column("events_per_s", "%.3g").column("peak_heap_MB", "%.1f").column("live_heap_MB", "%.1f");
+        for (final int nodes : sizes)
+        {
+            final double[] host = new double[repeat];
+            long packets = 0;
+            long hops = 0;
+            long events = 0;
+            double peak = 0;
+            double live = 0;
+            for (int r = 0; r < repeat; r++)
+            {
+                System.gc();
+                resetPeaks();
+                final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
+                    320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1);
+                final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
+                e.kernel().runUntil(spec.warmupNs());
+                e.fabric().resetStats();
+                final long ev0 = e.kernel().eventCount();
+                final long t0 = System.nanoTime();
+                e.kernel().runUntil(spec.warmupNs() + spec.measureNs());
+                host[r] = System.nanoTime() - t0;
+                packets = e.fabric().deliveredPackets();
+                hops = e.fabric().packetHops();
+                events = e.kernel().eventCount() - ev0;
+                peak = Math.max(peak, peakHeapBytes() / 1e6);
+                System.gc();
+                live = Math.max(live, usedHeapBytes() / 1e6);
+                System.err.printf(Locale.ROOT, "%d nodes run %d: %.1f ms host for %.0f us simulated%n", nodes, r + 1,
+                    host[r] / 1e6, spec.measureNs() / 1e3);
+                java.lang.ref.Reference.reachabilityFence(e);
+            }
+            Arrays.sort(host);
+            final double med = host[repeat / 2];
+            final double simNs = measureUs * 1000;
+            t.row(nodes, measureUs, med / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), peak, live);
+        }
+        output.emit(t, System.out);
+        return 0;
+    }
+
+    private static List<MemoryPoolMXBean> heapPools()
+    {
+        final List<MemoryPoolMXBean> pools = new ArrayList<>();
+        for (final MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans())
+        {
+            if (p.getType() == MemoryType.HEAP)
+            {
+                pools.add(p);
+            }
+        }
+        return pools;
+    }
+
+    private static void resetPeaks()
+    {
+        for (final MemoryPoolMXBean p : heapPools())
+        {
+            p.resetPeakUsage();
+        }
+    }
+
+    private static long peakHeapBytes()
+    {
+        long sum = 0;
+        for (final MemoryPoolMXBean p : heapPools())
+        {
+            sum += p.getPeakUsage().getUsed();
+        }
+        return sum;
+    }
+
+    private static long usedHeapBytes()
+    {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}

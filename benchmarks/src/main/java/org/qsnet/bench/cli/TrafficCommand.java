@@ -1,0 +1,104 @@
+package org.qsnet.bench.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.qsnet.bench.report.Plots;
+import org.qsnet.bench.report.Table;
+import org.qsnet.bench.traffic.Pattern;
+import org.qsnet.bench.traffic.TrafficExperiment;
+import org.qsnet.bench.traffic.TrafficPoint;
+import org.qsnet.bench.traffic.TrafficSpec;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.Topology;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code qsnet traffic}: accepted vs offered load of the published traffic workloads.
+ */
+@Command(name = "traffic", mixinStandardHelpOptions = true,
+    description = {"Sweeps offered load and measures accepted load of traffic workloads on the fat tree.",
+        "Patterns: uniform, bit-reversal, butterfly, complement, transpose, perfect-shuffle, neighbor, hotspot, "
+            + "multi-hotspot, combined.",
+        "Packets are injected straight into each node's link at link speed; offered load is a fraction of the "
+            + "injection limit (the peak payload rate of one link, 338.6 MB/s)."})
+public final class TrafficCommand implements Callable<Integer>
+{
+    @Option(names = {"-p", "--pattern"}, split = ",", defaultValue = "uniform",
+        description = "Workloads, comma-separated. Default: ${DEFAULT-VALUE}.")
+    List<String> patterns;
+
+    @Option(names = "--loads", split = ",", defaultValue = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",
+        description = "Offered loads, fractions of the injection limit. Default: ${DEFAULT-VALUE}.")
+    double[] loads;
+
+    @Mixin
+    WorkloadOptions workload;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call()
+    {
+        final List<Pattern> ps = new ArrayList<>();
+        for (final String p : patterns)
+        {
+            ps.add(Pattern.parse(p.trim()));
+        }
+        for (final double l : loads)
+        {
+            QsnetException.require(l > 0 && l <= 1, "--loads value", l, "must be in (0, 1]");
+        }
+        final TrafficSpec first = workload.spec(ps.get(0));
+        final Table table = new Table("traffic: accepted vs offered load")
+            .fact("emulator", "qsnet " + BuildInfo.version())
+            .fact("profile", "elite (fabric only, link-speed injection)")
+            .fact("topology", new Topology(first.fabric().k(), first.fabric().dim()) + ", " + first.nodes() + " active")
+            .fact("fabric", first.fabric())
+            .fact("message", first.messageBytes() + " B " + (first.exponentialSize() ? "exponential" : "fixed") + ", "
+                + (first.poissonArrivals() ? "exponential" : "uniform") + " inter-arrival")
+            .fact("window", "warm-up " + first.warmupNs() / 1000.0 + " us, measured " + first.measureNs() / 1000.0 + " us")
+            .fact("injection limit", String.format(java.util.Locale.ROOT, "%.1f MB/s per node",
+                first.fabric().peakPayloadBytesPerSecond() / 1e6))
+            .fact("seed", first.seed());
+        table.column("pattern", "%s").column("nodes", "%d").column("offered", "%.2f").column("generated", "%.3f")
+            .column("accepted", "%.3f").column("aggr_MB/s", "%.1f").column("node_min_MB/s", "%.1f")
+            .column("node_mean_MB/s", "%.1f").column("node_max_MB/s", "%.1f").column("latency_us", "%.2f")
+            .column("messages", "%d").column("io_job_MB/s", "%.1f");
+        final List<Plots.Series> series = new ArrayList<>();
+        final int total = ps.size() * loads.length;
+        int done = 0;
+        for (final Pattern p : ps)
+        {
+            final TrafficSpec spec = workload.spec(p);
+            final double[] x = new double[loads.length];
+            final double[] y = new double[loads.length];
+            int i = 0;
+            for (final double load : loads)
+            {
+                final TrafficPoint pt = new TrafficExperiment(spec, load).run();
+                table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
+                    pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),
+                    pt.messages(), pt.otherJobMBs());
+                x[i] = pt.offeredLoad();
+                y[i++] = pt.acceptedLoad();
+                System.err.printf(java.util.Locale.ROOT, "[%d/%d] %s offered %.2f -> accepted %.3f%n", ++done, total,
+                    p.label(), pt.offeredLoad(), pt.acceptedLoad());
+            }
+            series.add(new Plots.Series(p.label(), x, y));
+        }
+        output.emit(table, System.out);
+        if (output.plot != null)
+        {
+            Plots.lines(output.plot, "Accepted vs offered load, " + first.nodes() + " nodes",
+                "qsnet " + BuildInfo.version() + ", seed " + first.seed(), "offered load (fraction of injection limit)",
+                "accepted load (fraction of injection limit)", series);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,452 @@
+package org.qsnet.bench.traffic;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.engine.Origin;
+import org.qsnet.fabric.model.Fabric;
+import org.qsnet.fabric.model.FabricPort;
+import org.qsnet.fabric.model.Packet;
+import org.qsnet.fabric.model.PacketEndpoint;
+
+/**
+ * Runs one traffic workload at one offered load on a fresh fabric and measures what the
+ * fabric accepted.
+ *
+ * <p>Injection (this step of the project): each node's traffic source queues messages, cuts
+ * them into packets of at most 320 B and injects them straight into the node's link at link
+ * speed, keeping at most one packet per virtual channel outstanding (a packet's circuit is
+ * held until its acknowledgement). Offered load is a fraction of the injection limit, the
+ * peak payload rate of one link with full packets ({@link
+ * org.qsnet.fabric.model.FabricConfig#peakPayloadBytesPerSecond()}, 338.6 MB/s for the Elite).
+ */
+public final class TrafficExperiment
+{
+    private final TrafficSpec spec;
+    private final double offeredLoad;
+    private final Kernel kernel;
+    private final Fabric fabric;
+    private final Node[] nodes;
+    private final long windowStartNs;
+    private final long windowEndNs;
+    private final double limitBytesPerNs;
+    private final int measuredJob;
+
+    private final long[] jobBytes = new long[2];
+    private long messages;
+    private long latencySumNs;
+    private long generatedBytes;
+
+    /**
+     * Builds the experiment on a fresh kernel and fabric.
+     *
+     * @param spec        the workload.
+     * @param offeredLoad offered load per sending node, fraction of the injection limit, in (0, 1].
+     */
+    public TrafficExperiment(final TrafficSpec spec, final double offeredLoad)
+    {
+        org.qsnet.fabric.QsnetException.require(offeredLoad > 0 && offeredLoad <= 1, "offered load", offeredLoad,
+            "must be in (0, 1]");
+        this.spec = spec;
+        this.offeredLoad = offeredLoad;
+        this.kernel = new Kernel();
+        this.fabric = new Fabric(kernel, spec.fabric());
+        this.limitBytesPerNs = spec.fabric().peakPayloadBytesPerSecond() / 1e9;
+        this.windowStartNs = spec.warmupNs();
+        this.windowEndNs = spec.warmupNs() + spec.measureNs();
+        this.measuredJob = spec.pattern() == Pattern.COMBINED ? 1 : 0;
+        this.nodes = new Node[spec.nodes()];
+        final SplittableRandom root = new SplittableRandom(spec.seed());
+        for (int i = 0; i < nodes.length; i++)
+        {
+            nodes[i] = new Node(i, root.split());
+        }
+        configure();
+        for (final Node n : nodes)
+        {
+            n.port = fabric.attach(n.id, n);
+            if (n.rateBytesPerNs > 0)
+            {
+                n.scheduleNext(0);
+            }
+        }
+    }
+
+    /**
+     * @return the fabric, for its statistics after {@link #run()}.
+     */
+    public Fabric fabric()
+    {
+        return fabric;
+    }
+
+    /**
+     * @return the kernel.
+     */
+    public Kernel kernel()
+    {
+        return kernel;
+    }
+
+    /**
+     * @return the measurement window's length in ns.
+     */
+    public long windowNs()
+    {
+        return windowEndNs - windowStartNs;
+    }
+
+    private void configure()
+    {
+        final int n = nodes.length;
+        final double rate = offeredLoad * limitBytesPerNs;
+        switch (spec.pattern())
+        {
+            case UNIFORM:
+                for (final Node node : nodes)
+                {
+                    node.sends(rate, 0, r -> randomOther(r, node.id, 0, n));
+                }
+                break;
+            case HOTSPOT:
+                for (final Node node : nodes)
+                {
+                    if (node.id != spec.hotspotNode())
+                    {
+                        node.sends(rate, 0, r -> spec.hotspotNode());
+                    }
+                }
+                break;
+            case MULTI_HOTSPOT:
+            {
+                final int[] all = new int[n];
+                java.util.Arrays.setAll(all, i -> i);
+                final int[] io = ioNodes(all, spec.ioNodes());
+                for (final Node node : nodes)
+                {
+                    final boolean isIo = contains(io, node.id);
+                    if (!isIo || spec.ioShared())
+                    {
+                        node.sends(rate, 0, ioChooser(io, node.id));
+                    }
+                }
+                break;
+            }
+            case COMBINED:
+            {
+                // job 0: I/O job, job 1: compute job; each on half of the nodes
+                final int half = n / 2;
+                final int[] ioJob = new int[half];
+                final int[] computeJob = new int[n - half];
+                for (int i = 0, a = 0, b = 0; i < n; i++)
+                {
+                    final boolean inIo = spec.cyclicJobs() ? i % 2 == 0 : i < half;
+                    if (inIo && a < half)
+                    {
+                        ioJob[a++] = i;
+                    }
+                    else
+                    {
+                        computeJob[b++] = i;
+                    }
+                }
+                final int[] io = ioNodes(ioJob, spec.ioNodes());
+                final double ioRate = spec.ioLoad() * limitBytesPerNs;
+                for (final int id : ioJob)
+                {
+                    if (ioRate > 0 && (!contains(io, id) || spec.ioShared()))
+                    {
+                        nodes[id].sends(ioRate, 0, ioChooser(io, id));
+                    }
+                }
+                for (final int id : computeJob)
+                {
+                    nodes[id].sends(rate, 1, r ->
+                    {
+                        int d;
+                        do
+                        {
+                            d = computeJob[r.nextInt(computeJob.length)];
+                        }
+                        while (d == id);
+                        return d;
+                    });
+                }
+                break;
+            }
+            default:
+                for (final Node node : nodes)
+                {
+                    final int partner = spec.pattern().partner(node.id, n);
+                    if (partner != node.id)
+                    {
+                        node.sends(rate, 0, r -> partner);
+                    }
+                }
+        }
+    }
+
+    /** The I/O nodes of a job: its last {@code m} nodes (clustered) or every {@code pool/m}-th (distributed). */
+    private int[] ioNodes(final int[] pool, final int m)
+    {
+        final int[] io = new int[m];
+        final int stride = pool.length / m;
+        for (int i = 0; i < m; i++)
+        {
+            io[i] = pool[spec.ioDistributed() ? (i + 1) * stride - 1 : pool.length - m + i];
+        }
+        return io;
+    }
+
+    private Chooser ioChooser(final int[] io, final int self)
+    {
+        if (spec.ioRandomDest())
+        {
+            return r ->
+            {
+                int d;
+                do
+                {
+                    d = io[r.nextInt(io.length)];
+                }
+                while (d == self);
+                return d;
+            };
+        }
+        int fixed = io[Math.floorMod(self, io.length)];
+        if (fixed == self)
+        {
+            fixed = io[(Math.floorMod(self, io.length) + 1) % io.length];
+        }
+        final int d = fixed;
+        return r -> d;
+    }
+
+    private static boolean contains(final int[] a, final int v)
+    {
+        for (final int x : a)
+        {
+            if (x == v)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int randomOther(final SplittableRandom r, final int self, final int first, final int count)
+    {
+        int d;
+        do
+        {
+            d = first + r.nextInt(count);
+        }
+        while (d == self);
+        return d;
+    }
+
+    /**
+     * Runs warm-up and window, and measures.
+     *
+     * @return the outcome.
+     */
+    public TrafficPoint run()
+    {
+        kernel.runUntil(windowStartNs);
+        fabric.resetStats();
+        kernel.runUntil(windowEndNs);
+        final double windowNs = windowNs();
+        int senders = 0;
+        int measuredSenders = 0;
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        double sum = 0;
+        for (final Node n : nodes)
+        {
+            if (n.rateBytesPerNs > 0)
+            {
+                senders++;
+            }
+            if (n.rateBytesPerNs > 0 && n.job == measuredJob)
+            {
+                measuredSenders++;
+                final double mbs = n.acceptedBytes * 1e3 / windowNs;
+                min = Math.min(min, mbs);
+                max = Math.max(max, mbs);
+                sum += mbs;
+            }
+        }
+        final double accepted = jobBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
+        final double generated = generatedBytes / windowNs / senders / limitBytesPerNs;
+        return new TrafficPoint(spec.pattern().label(), spec.nodes(), offeredLoad, generated, accepted,
+            jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
+            messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
+            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0);
+    }
+
+    @FunctionalInterface
+    private interface Chooser
+    {
+        int next(SplittableRandom r);
+    }
+
+    private static final class Message
+    {
+        final Node source;
+        final int destination;
+        final int bytes;
+        final long generatedNs;
+        final boolean readRequest;
+        final int packets;
+        int injected;
+        int delivered;
+        int remainingBytes;
+
+        Message(final Node source, final int destination, final int bytes, final long generatedNs,
+            final boolean readRequest, final int maxPayload)
+        {
+            this.source = source;
+            this.destination = destination;
+            this.bytes = bytes;
+            this.generatedNs = generatedNs;
+            this.readRequest = readRequest;
+            this.packets = readRequest ? 1 : (bytes + maxPayload - 1) / maxPayload;
+            this.remainingBytes = readRequest ? 0 : bytes;
+        }
+    }
+
+    private final class Node implements PacketEndpoint
+    {
+        final int id;
+        final SplittableRandom random;
+        final Origin origin;
+        final ArrayDeque<Message> queue = new ArrayDeque<>();
+        FabricPort port;
+        double rateBytesPerNs;
+        int job;
+        Chooser chooser;
+        int outstanding;
+        long acceptedBytes;
+
+        Node(final int id, final SplittableRandom random)
+        {
+            this.id = id;
+            this.random = random;
+            this.origin = fabric.nodeOrigin(id);
+        }
+
+        void sends(final double rateBytesPerNs, final int job, final Chooser chooser)
+        {
+            this.rateBytesPerNs = rateBytesPerNs;
+            this.job = job;
+            this.chooser = chooser;
+        }
+
+        void scheduleNext(final long nowNs)
+        {
+            final double meanGapNs = spec.messageBytes() / rateBytesPerNs;
+            final double gap = spec.poissonArrivals() ? -Math.log(1 - random.nextDouble()) * meanGapNs
+                : random.nextDouble() * 2 * meanGapNs;
+            origin.schedule(nowNs + Math.max(1, Math.round(gap)), this::generate);
+        }
+
+        private void generate(final long nowNs)
+        {
+            final int bytes = spec.exponentialSize()
+                ? Math.max(1, (int)Math.round(-Math.log(1 - random.nextDouble()) * spec.messageBytes()))
+                : spec.messageBytes();
+            final int dst = chooser.next(random);
+            final boolean read = spec.readRatio() > 0 && random.nextDouble() < spec.readRatio();
+            if (nowNs >= windowStartNs && nowNs < windowEndNs)
+            {
+                generatedBytes += bytes;
+            }
+            final int max = spec.fabric().maxPayloadBytes();
+            queue.addLast(new Message(this, dst, bytes, nowNs, read, max));
+            trySend();
+            scheduleNext(nowNs);
+        }
+
+        private void trySend()
+        {
+            final int vcs = spec.fabric().virtualChannels();
+            while (outstanding < vcs && !queue.isEmpty())
+            {
+                final Message m = queue.peekFirst();
+                final int payload = Math.min(m.remainingBytes, spec.fabric().maxPayloadBytes());
+                m.remainingBytes -= payload;
+                if (++m.injected == m.packets)
+                {
+                    queue.pollFirst();
+                }
+                outstanding++;
+                port.inject(Packet.unicast(id, m.destination, payload).attach(m));
+            }
+        }
+
+        @Override
+        public long onArrival(final Packet packet, final long timeNs)
+        {
+            final Message m = (Message)packet.attachment();
+            if (m.readRequest)
+            {
+                // the server answers a read with the data, queued behind its own traffic
+                final Message reply = new Message(m.source, m.source.id, m.bytes, m.generatedNs, false,
+                    spec.fabric().maxPayloadBytes());
+                queue.addLast(reply);
+                trySend();
+                return spec.fabric().ackTurnaroundNs();
+            }
+            if (timeNs >= windowStartNs && timeNs < windowEndNs)
+            {
+                // a read's data counts for the reader, a write's for the writer
+                jobBytes[m.source.job] += packet.payloadBytes();
+                m.source.acceptedBytes += packet.payloadBytes();
+                if (++m.delivered == m.packets && m.source.job == measuredJob)
+                {
+                    messages++;
+                    latencySumNs += timeNs - m.generatedNs;
+                }
+            }
+            else
+            {
+                m.delivered++;
+            }
+            return spec.fabric().ackTurnaroundNs();
+        }
+
+        @Override
+        public void onAck(final Packet packet, final long timeNs)
+        {
+            outstanding--;
+            trySend();
+        }
+    }
+
+    /**
+     * Runs a sweep of offered loads.
+     *
+     * @param spec     the workload.
+     * @param loads    offered loads, each in (0, 1].
+     * @param progress called after each point (e.g. to print progress), may be null.
+     * @return one point per load.
+     */
+    public static List<TrafficPoint> sweep(final TrafficSpec spec, final double[] loads,
+        final java.util.function.Consumer<TrafficPoint> progress)
+    {
+        final List<TrafficPoint> points = new ArrayList<>(loads.length);
+        for (final double load : loads)
+        {
+            final TrafficPoint p = new TrafficExperiment(spec, load).run();
+            points.add(p);
+            if (progress != null)
+            {
+                progress.accept(p);
+            }
+        }
+        return points;
+    }
+}

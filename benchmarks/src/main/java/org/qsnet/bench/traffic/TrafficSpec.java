@@ -1,0 +1,97 @@
+package org.qsnet.bench.traffic;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.FabricConfig;
+
+/**
+ * One traffic experiment: workload, network, message sizes, arrivals and measurement window.
+ *
+ * @param pattern          the workload.
+ * @param nodes            active nodes (16, 32, 64, ...); the tree is the smallest 4-ary tree
+ *                         that holds them.
+ * @param fabric           the fabric's parameters (its dim must hold {@code nodes}).
+ * @param messageBytes     fixed message size, or the mean of the exponential distribution.
+ * @param exponentialSize  whether sizes are exponential around the mean.
+ * @param poissonArrivals  exponential inter-arrival times (true) or uniform in [0, 2 x mean].
+ * @param warmupNs         simulated time before measuring.
+ * @param measureNs        simulated time measured.
+ * @param hotspotNode      the hot node of {@link Pattern#HOTSPOT}.
+ * @param readRatio        fraction of messages that are reads (hotspot, multi-hotspot).
+ * @param ioNodes          number of I/O nodes (multi-hotspot; combined: within the I/O job).
+ * @param ioDistributed    I/O nodes spread with a stride (true) or the last consecutive nodes.
+ * @param ioRandomDest     each message to a random I/O node (true) or a fixed one per client.
+ * @param ioShared         I/O nodes also inject (true) or only sink (false).
+ * @param ioLoad           load of the I/O job in the combined experiment, fraction of the limit.
+ * @param cyclicJobs       combined: jobs on alternate nodes (true) or on the two halves.
+ * @param seed             seed of every random stream of the workload.
+ */
+public record TrafficSpec(
+    Pattern pattern,
+    int nodes,
+    FabricConfig fabric,
+    int messageBytes,
+    boolean exponentialSize,
+    boolean poissonArrivals,
+    long warmupNs,
+    long measureNs,
+    int hotspotNode,
+    double readRatio,
+    int ioNodes,
+    boolean ioDistributed,
+    boolean ioRandomDest,
+    boolean ioShared,
+    double ioLoad,
+    boolean cyclicJobs,
+    long seed)
+{
+    /**
+     * Validates the experiment.
+     */
+    public TrafficSpec
+    {
+        QsnetException.require(pattern != null, "pattern", null, "must be given");
+        QsnetException.require(nodes >= 2, "nodes", nodes, "must be at least 2");
+        long size = 1;
+        for (int i = 0; i < fabric.dim(); i++)
+        {
+            size *= fabric.k();
+        }
+        QsnetException.require(nodes <= size, "nodes", nodes, "must fit the " + fabric.k() + "-ary " + fabric.dim()
+            + "-tree (" + size + " nodes)");
+        QsnetException.require(messageBytes >= 1, "messageBytes", messageBytes, "must be at least 1");
+        QsnetException.require(warmupNs >= 0, "warmupNs", warmupNs, "must be at least 0");
+        QsnetException.require(measureNs >= 1000, "measureNs", measureNs, "must be at least 1000 ns");
+        QsnetException.require(hotspotNode >= 0 && hotspotNode < nodes, "hotspotNode", hotspotNode,
+            "must be in 0.." + (nodes - 1));
+        QsnetException.require(readRatio >= 0 && readRatio <= 1, "readRatio", readRatio, "must be in [0, 1]");
+        QsnetException.require(ioLoad >= 0 && ioLoad <= 1, "ioLoad", ioLoad, "must be in [0, 1]");
+        if (pattern == Pattern.MULTI_HOTSPOT || pattern == Pattern.COMBINED)
+        {
+            final int pool = pattern == Pattern.COMBINED ? nodes / 2 : nodes;
+            QsnetException.require(ioNodes >= 1 && ioNodes < pool, "ioNodes", ioNodes, "must be in 1.." + (pool - 1));
+        }
+        if (pattern.isPermutation())
+        {
+            QsnetException.require(Integer.bitCount(nodes) == 1, "nodes", nodes, "must be a power of two for " + pattern);
+        }
+    }
+
+    /**
+     * The smallest 4-ary tree that holds {@code nodes}.
+     *
+     * @param nodes active nodes.
+     * @return its dimension.
+     */
+    public static int dimFor(final int nodes)
+    {
+        QsnetException.require(nodes >= 2 && nodes <= 4096, "nodes", nodes, "must be in 2..4096");
+        int dim = 1;
+        int size = 4;
+        while (size < nodes)
+        {
+            size *= 4;
+            dim++;
+        }
+        return dim;
+    }
+}
