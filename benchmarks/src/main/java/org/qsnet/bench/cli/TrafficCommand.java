@@ -46,15 +46,17 @@ public final class TrafficCommand implements Callable<Integer>
     public Integer call()
     {
         final List<Pattern> ps = new ArrayList<>();
+        final List<TrafficSpec> specs = new ArrayList<>();
         for (final String p : patterns)
         {
             ps.add(Pattern.parse(p.trim()));
+            specs.add(workload.spec(ps.get(ps.size() - 1)));
         }
         for (final double l : loads)
         {
             QsnetException.require(l > 0 && l <= 1, "--loads value", l, "must be in (0, 1]");
         }
-        final TrafficSpec first = workload.spec(ps.get(0));
+        final TrafficSpec first = specs.get(0);
         final Table table = new Table("traffic: accepted vs offered load")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("profile", "elite (fabric only, link-speed injection)")
@@ -73,9 +75,9 @@ public final class TrafficCommand implements Callable<Integer>
         final List<Plots.Series> series = new ArrayList<>();
         final int total = ps.size() * loads.length;
         int done = 0;
-        for (final Pattern p : ps)
+        for (final TrafficSpec spec : specs)
         {
-            final TrafficSpec spec = workload.spec(p);
+            final Pattern p = spec.pattern();
             final double[] x = new double[loads.length];
             final double[] y = new double[loads.length];
             int i = 0;

@@ -39,7 +39,7 @@ public final class WorkloadOptions
     @Option(names = "--read-ratio", defaultValue = "0", description = "hotspot, multi-hotspot: fraction of reads (1 = read hot spot). Default: ${DEFAULT-VALUE}.")
     double readRatio;
 
-    @Option(names = "--io-nodes", defaultValue = "8", description = "multi-hotspot, combined: number of I/O nodes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--io-nodes", defaultValue = "0", description = "multi-hotspot, combined: number of I/O nodes; 0 = one in eight (8 of 64). Default: ${DEFAULT-VALUE}.")
     int ioNodes;
 
     @Option(names = "--io-placement", defaultValue = "clustered", description = "clustered (last consecutive nodes) or distributed (stride). Default: ${DEFAULT-VALUE}.")
@@ -68,7 +68,7 @@ public final class WorkloadOptions
     {
         return new TrafficSpec(pattern, nodes, fabric.config(TrafficSpec.dimFor(nodes)), size,
             choice("--size-dist", sizeDist, "exp", "fixed"), choice("--arrival", arrival, "exp", "uniform"),
-            Math.round(warmupUs * 1000), Math.round(measureUs * 1000), hotspotNode, readRatio, ioNodes,
+            Math.round(warmupUs * 1000), Math.round(measureUs * 1000), hotspotNode, readRatio, ioNodes == 0 ? Math.max(1, nodes / 8) : ioNodes,
             choice("--io-placement", ioPlacement, "distributed", "clustered"), choice("--io-dest", ioDest, "random", "deterministic"),
             choice("--io-mapping", ioMapping, "shared", "dedicated"), ioLoad,
             choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed);

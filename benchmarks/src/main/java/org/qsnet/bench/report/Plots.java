@@ -117,14 +117,18 @@ public final class Plots
         {
             final XYSeries xy = chart.addSeries("l" + i++, new double[] {s[0], s[2]}, new double[] {s[1], s[3]});
             xy.setMarker(SeriesMarkers.NONE);
-            xy.setLineColor(java.awt.Color.LIGHT_GRAY);
+            xy.setLineColor(java.awt.Color.GRAY);
+            xy.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.SOLID);
             xy.setShowInLegend(false);
         }
-        for (final Map.Entry<String, double[][]> g : groups.entrySet())
+        final java.awt.Color[] colours = {java.awt.Color.BLACK, new java.awt.Color(0, 90, 200), java.awt.Color.RED};
+        int g = 0;
+        for (final Map.Entry<String, double[][]> e : groups.entrySet())
         {
-            final XYSeries xy = chart.addSeries(g.getKey(), g.getValue()[0], g.getValue()[1]);
+            final XYSeries xy = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
             xy.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             xy.setMarker(SeriesMarkers.SQUARE);
+            xy.setMarkerColor(colours[g++ % colours.length]);
         }
         save(chart, file);
     }

@@ -25,8 +25,7 @@ import org.qsnet.fabric.QsnetException;
 public final class Table
 {
     private static final ObjectMapper JSON = new ObjectMapper()
-        .enable(SerializationFeature.INDENT_OUTPUT)
-        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+        .enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Output formats. */
     public enum Format

@@ -38,7 +38,7 @@ public final class TrafficExperiment
     private final long[] jobBytes = new long[2];
     private long messages;
     private long latencySumNs;
-    private long generatedBytes;
+    private final long[] jobGeneratedBytes = new long[2];
 
     /**
      * Builds the experiment on a fresh kernel and fabric.
@@ -259,17 +259,12 @@ public final class TrafficExperiment
         fabric.resetStats();
         kernel.runUntil(windowEndNs);
         final double windowNs = windowNs();
-        int senders = 0;
         int measuredSenders = 0;
         double min = Double.MAX_VALUE;
         double max = 0;
         double sum = 0;
         for (final Node n : nodes)
         {
-            if (n.rateBytesPerNs > 0)
-            {
-                senders++;
-            }
             if (n.rateBytesPerNs > 0 && n.job == measuredJob)
             {
                 measuredSenders++;
@@ -280,7 +275,7 @@ public final class TrafficExperiment
             }
         }
         final double accepted = jobBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
-        final double generated = generatedBytes / windowNs / senders / limitBytesPerNs;
+        final double generated = jobGeneratedBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
         return new TrafficPoint(spec.pattern().label(), spec.nodes(), offeredLoad, generated, accepted,
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
@@ -362,7 +357,7 @@ public final class TrafficExperiment
             final boolean read = spec.readRatio() > 0 && random.nextDouble() < spec.readRatio();
             if (nowNs >= windowStartNs && nowNs < windowEndNs)
             {
-                generatedBytes += bytes;
+                jobGeneratedBytes[job] += bytes;
             }
             final int max = spec.fabric().maxPayloadBytes();
             queue.addLast(new Message(this, dst, bytes, nowNs, read, max));

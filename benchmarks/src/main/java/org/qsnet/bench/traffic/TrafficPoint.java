@@ -6,7 +6,8 @@ package org.qsnet.bench.traffic;
  * @param pattern          the workload's label.
  * @param nodes            active nodes.
  * @param offeredLoad      offered load per sending node, fraction of the injection limit.
- * @param generatedLoad    load actually generated during the window (random arrivals).
+ * @param generatedLoad    load actually generated during the window by the measured senders
+ *                         (random arrivals).
  * @param acceptedLoad     payload delivered per sending node, fraction of the injection limit
  *                         (for {@code combined}: the compute job's).
  * @param aggregateMBs     payload delivered in total, MB/s (10^6 B/s).
