@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code qsnet jmh}: runs the JMH suites of the emulator's own speed.
@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
         "Example: qsnet jmh -f 1 -wi 3 -i 5 KernelBenchmark. 'qsnet jmh -h' shows JMH's options."})
 public final class BenchCommand implements Callable<Integer>
 {
-    @Parameters(arity = "0..*", description = "JMH arguments.")
+    /** Everything after {@code jmh}, passed to JMH unchanged. */
+    @Unmatched
     List<String> args = new ArrayList<>();
 
     @Override

@@ -43,16 +43,4 @@ public final class Event
         return cancelled;
     }
 
-    boolean before(final Event o)
-    {
-        if (timeNs != o.timeNs)
-        {
-            return timeNs < o.timeNs;
-        }
-        if (origin != o.origin)
-        {
-            return origin < o.origin;
-        }
-        return originSeq < o.originSeq;
-    }
 }

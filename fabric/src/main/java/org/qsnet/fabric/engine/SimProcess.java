@@ -187,7 +187,10 @@ public final class SimProcess
     public void advance(final long ns)
     {
         checkCaller();
-        QsnetException.require(ns >= 0, "ns", ns, "must be at least 0");
+        if (ns < 0)
+        {
+            throw new QsnetException("ns " + ns + " must be at least 0");
+        }
         final long t = clockNs + ns;
         if (kernel.fastPathAllowed(t))
         {
@@ -208,7 +211,10 @@ public final class SimProcess
      */
     public void poll(final long costNs)
     {
-        QsnetException.require(costNs >= 1, "costNs", costNs, "must be at least 1 so that a polling loop advances time");
+        if (costNs < 1)
+        {
+            throw new QsnetException("costNs " + costNs + " must be at least 1 so that a polling loop advances time");
+        }
         advance(costNs);
     }
 

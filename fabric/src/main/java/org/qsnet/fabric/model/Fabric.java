@@ -300,9 +300,16 @@ public final class Fabric
     void inject(final int node, final Packet p)
     {
         final long now = kernel.nowNs();
-        QsnetException.require(p.source() == node, "packet source", p.source(), "must be the injecting node " + node);
-        QsnetException.require(p.payloadBytes() <= config.maxPayloadBytes(), "payloadBytes", p.payloadBytes(),
-            "must be at most " + config.maxPayloadBytes() + " per packet");
+        // checks on the packet path build their message only when they fail
+        if (p.source() != node)
+        {
+            throw new QsnetException("packet source " + p.source() + " must be the injecting node " + node);
+        }
+        if (p.payloadBytes() > config.maxPayloadBytes())
+        {
+            throw new QsnetException("payloadBytes " + p.payloadBytes() + " must be at most " + config.maxPayloadBytes()
+                + " per packet");
+        }
         if (p.circuit != null || p.injectNs() >= 0)
         {
             throw new QsnetException("packet " + p + " was already injected at " + p.injectNs() + " ns");

@@ -52,7 +52,10 @@ public final class Packet
     private Packet(final int source, final int destination, final int first, final int last, final int payloadBytes,
         final Kind kind)
     {
-        QsnetException.require(payloadBytes >= 0, "payloadBytes", payloadBytes, "must be at least 0");
+        if (payloadBytes < 0)
+        {
+            throw new QsnetException("payloadBytes " + payloadBytes + " must be at least 0");
+        }
         this.source = source;
         this.destination = destination;
         this.broadcastFirst = first;

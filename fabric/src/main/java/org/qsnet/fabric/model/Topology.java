@@ -212,7 +212,10 @@ public final class Topology
      */
     public void checkNode(final String name, final int node)
     {
-        QsnetException.require(node >= 0 && node < nodes, name, node, "is outside the nodes 0.." + (nodes - 1));
+        if (node < 0 || node >= nodes)
+        {
+            throw new QsnetException(name + " " + node + " is outside the nodes 0.." + (nodes - 1));
+        }
     }
 
     @Override
