@@ -1,0 +1,148 @@
+package org.qsnet.bench.traffic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.FabricConfig;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TrafficExperimentTest
+{
+    private static final double PEAK_MBS = FabricConfig.elite(2).peakPayloadBytesPerSecond() / 1e6;
+
+    static TrafficSpec spec(final Pattern p, final int nodes, final double readRatio, final double ioLoad, final long seed)
+    {
+        return spec(p, nodes, readRatio, ioLoad, false, seed);
+    }
+
+    static TrafficSpec spec(final Pattern p, final int nodes, final double readRatio, final double ioLoad,
+        final boolean cyclicJobs, final long seed)
+    {
+        return new TrafficSpec(p, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)).withSeed(seed), 320, false, true,
+            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed);
+    }
+
+    @Test
+    void shouldAcceptWhatIsOfferedBelowSaturation()
+    {
+        final TrafficPoint p = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 0.1).run();
+        assertEquals(p.generatedLoad(), p.acceptedLoad(), 0.01, p.toString());
+        assertTrue(p.meanLatencyUs() < 2.0, "unloaded message latency " + p.meanLatencyUs());
+    }
+
+    @Test
+    void shouldLoseThroughputToHeldCircuitsUnderUniformTraffic()
+    {
+        final TrafficPoint p = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 1.0).run();
+        assertTrue(p.acceptedLoad() < 0.6, "uniform saturates well below the injection limit: " + p.acceptedLoad());
+        assertTrue(p.acceptedLoad() > 0.2, p.toString());
+    }
+
+    @Test
+    void shouldRouteComplementWellAndBitReversalBadly()
+    {
+        final double complement = new TrafficExperiment(spec(Pattern.COMPLEMENT, 64, 0, 0, 1), 1.0).run().acceptedLoad();
+        final double reversal = new TrafficExperiment(spec(Pattern.BIT_REVERSAL, 64, 0, 0, 1), 1.0).run().acceptedLoad();
+        final double neighbor = new TrafficExperiment(spec(Pattern.NEIGHBOR, 64, 0, 0, 1), 1.0).run().acceptedLoad();
+        assertTrue(neighbor > 0.85, "neighbor pairs share a leaf switch: " + neighbor);
+        assertTrue(complement > 0.8, "complement spreads over the top of the tree: " + complement);
+        assertTrue(reversal < complement - 0.15, "bit-reversal " + reversal + " vs complement " + complement);
+    }
+
+    @ParameterizedTest(name = "{0} nodes")
+    @ValueSource(ints = {16, 32, 64})
+    void shouldDeliverTheHotSpotLinkPeakWhateverTheNumberOfSenders(final int nodes)
+    {
+        final TrafficPoint w = new TrafficExperiment(spec(Pattern.HOTSPOT, nodes, 0, 0, 1), 0.5).run();
+        assertEquals(PEAK_MBS, w.aggregateMBs(), PEAK_MBS * 0.02, "write hot spot " + w);
+        assertEquals(w.aggregateMBs() / (nodes - 1), w.perNodeMeanMBs(), 1e-9);
+        final TrafficPoint r = new TrafficExperiment(spec(Pattern.HOTSPOT, nodes, 1.0, 0, 1), 0.5).run();
+        assertEquals(PEAK_MBS, r.aggregateMBs(), PEAK_MBS * 0.03, "read hot spot " + r);
+    }
+
+    @Test
+    void shouldSinkMultiHotSpotTrafficAtSeveralLinks()
+    {
+        final TrafficPoint p = new TrafficExperiment(spec(Pattern.MULTI_HOTSPOT, 64, 0, 0, 1), 1.0).run();
+        assertTrue(p.aggregateMBs() > 2 * PEAK_MBS && p.aggregateMBs() <= 8 * PEAK_MBS * 1.01, p.toString());
+    }
+
+    @Test
+    void shouldSlowTheComputeJobOnlyWhenTheJobsShareLinks()
+    {
+        // cyclic placement: both jobs under every leaf switch, sharing links
+        final TrafficPoint quiet = new TrafficExperiment(spec(Pattern.COMBINED, 64, 0, 0.0, true, 1), 0.5).run();
+        final TrafficPoint busy = new TrafficExperiment(spec(Pattern.COMBINED, 64, 0, 1.0, true, 1), 0.5).run();
+        assertEquals(0, quiet.otherJobMBs());
+        assertTrue(busy.otherJobMBs() > PEAK_MBS, busy.toString());
+        assertTrue(busy.meanLatencyUs() > quiet.meanLatencyUs() * 1.2, "compute latency " + quiet.meanLatencyUs() + " -> "
+            + busy.meanLatencyUs());
+        // block placement: each job in its own two subtrees; the fat tree gives them disjoint links
+        final TrafficPoint alone = new TrafficExperiment(spec(Pattern.COMBINED, 64, 0, 0.0, false, 1), 0.5).run();
+        final TrafficPoint beside = new TrafficExperiment(spec(Pattern.COMBINED, 64, 0, 1.0, false, 1), 0.5).run();
+        assertTrue(beside.otherJobMBs() > PEAK_MBS, beside.toString());
+        assertEquals(alone.acceptedLoad(), beside.acceptedLoad());
+        assertEquals(alone.meanLatencyUs(), beside.meanLatencyUs());
+    }
+
+    @Test
+    void shouldGiveEqualPointsForEqualSeedsAndOthersForOtherSeeds()
+    {
+        final TrafficPoint a = new TrafficExperiment(spec(Pattern.UNIFORM, 16, 0, 0, 5), 0.7).run();
+        final TrafficPoint b = new TrafficExperiment(spec(Pattern.UNIFORM, 16, 0, 0, 5), 0.7).run();
+        final TrafficPoint c = new TrafficExperiment(spec(Pattern.UNIFORM, 16, 0, 0, 6), 0.7).run();
+        assertEquals(a, b);
+        assertNotEquals(a, c);
+    }
+
+    @Test
+    void shouldComputePermutationPartnersByBitOperations()
+    {
+        assertEquals(0b100000, Pattern.BIT_REVERSAL.partner(0b000001, 64));
+        assertEquals(0b100000, Pattern.BUTTERFLY.partner(0b000001, 64));
+        assertEquals(0b100110, Pattern.BUTTERFLY.partner(0b000111, 64) ^ 0b000001 ^ 0b000001);
+        assertEquals(0b111110, Pattern.COMPLEMENT.partner(0b000001, 64));
+        assertEquals(0b001000, Pattern.TRANSPOSE.partner(0b000001, 64));
+        assertEquals(0b000011, Pattern.PERFECT_SHUFFLE.partner(0b100001, 64));
+        assertEquals(7, Pattern.NEIGHBOR.partner(6, 64));
+        for (final Pattern p : Pattern.values())
+        {
+            if (p.isPermutation())
+            {
+                final boolean[] hit = new boolean[64];
+                for (int i = 0; i < 64; i++)
+                {
+                    hit[p.partner(i, 64)] = true;
+                }
+                for (final boolean h : hit)
+                {
+                    assertTrue(h, p + " is a permutation");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldRejectBadWorkloadsClearly()
+    {
+        assertEquals("offered load -0.5 must be in (0, 1]", assertThrows(QsnetException.class,
+            () -> new TrafficExperiment(spec(Pattern.UNIFORM, 16, 0, 0, 1), -0.5)).getMessage());
+        assertEquals("nodes 24 must be a power of two for bit-reversal", assertThrows(QsnetException.class,
+            () -> spec(Pattern.BIT_REVERSAL, 24, 0, 0, 1)).getMessage());
+        assertEquals("nodes 100 must fit the 4-ary 3-tree (64 nodes)", assertThrows(QsnetException.class,
+            () -> new TrafficSpec(Pattern.UNIFORM, 100, FabricConfig.elite(3), 320, false, true, 0, 10_000, 0, 0, 1,
+                false, true, false, 0, false, 1)).getMessage());
+        assertEquals("pattern 'zigzag' is not one of: uniform, bit-reversal, butterfly, complement, transpose, "
+            + "perfect-shuffle, neighbor, hotspot, multi-hotspot, combined",
+            assertThrows(QsnetException.class, () -> Pattern.parse("zigzag")).getMessage());
+    }
+}
