@@ -257,15 +257,13 @@ public final class Kernel
     private void awaitDriverTurn()
     {
         final long watchdogNs = context.watchdogNs();
-        // wall-clock: safety net only, never part of a result
-        final long start = watchdogNs > 0 ? System.nanoTime() : 0;
+        final long start = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
         while (!driverTurn)
         {
             if (watchdogNs > 0)
             {
                 LockSupport.parkNanos(this, 100_000_000L);
-                // wall-clock: safety net only, never part of a result
-                if (!driverTurn && System.nanoTime() - start > watchdogNs)
+                if (!driverTurn && System.nanoTime() - start > watchdogNs) // wall-clock: safety net only
                 {
                     throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
                         + watchdogNs / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns", null, report());

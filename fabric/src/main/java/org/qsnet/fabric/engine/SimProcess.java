@@ -251,9 +251,8 @@ public final class SimProcess
     private static long hostCpuNs()
     {
         final long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
-        // wall-clock: MEASURED compute mode only, non-deterministic by definition; virtual threads
-        // have no CPU clock of their own on some JDKs
-        return cpu >= 0 ? cpu : System.nanoTime();
+        // virtual threads have no CPU clock of their own on some JDKs
+        return cpu >= 0 ? cpu : System.nanoTime(); // wall-clock: MEASURED compute mode only, non-deterministic by definition
     }
 
     /**

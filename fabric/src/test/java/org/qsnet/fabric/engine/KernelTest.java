@@ -295,6 +295,65 @@ class KernelTest
         assertEquals("ns -1 must be at least 0", msg[0]);
     }
 
+    private static volatile boolean stopSpinning;
+
+    @Test
+    void shouldFailByTheWallClockWatchdogOnlyAsASafetyNetAndSaySo()
+    {
+        final Kernel k = new Kernel(new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, 300_000_000L));
+        stopSpinning = false;
+        k.spawn(100, "spinner", self ->
+        {
+            while (!stopSpinning)
+            {
+                Thread.onSpinWait();
+            }
+        });
+        try
+        {
+            final SimulationException e = assertThrows(SimulationException.class, k::run);
+            assertTrue(e.getMessage().startsWith("watchdog (a wall-clock safety net, not a result)"), e.getMessage());
+        }
+        finally
+        {
+            stopSpinning = true;
+        }
+    }
+
+    @Test
+    void shouldChargeMeasuredComputeTimeWhenAsked()
+    {
+        final Kernel k = new Kernel(new KernelContext(KernelContext.ComputeMode.MEASURED, 2.0, 0));
+        final long[] clock = new long[1];
+        k.spawn(100, "worker", self ->
+        {
+            self.chargeCompute();
+            double x = 0;
+            for (int i = 0; i < 5_000_000; i++)
+            {
+                x += Math.sqrt(i);
+            }
+            self.chargeCompute();
+            clock[0] = self.nowNs() + (x < 0 ? 1 : 0);
+        });
+        k.run().throwIfFailed();
+        assertTrue(clock[0] > 100_000, "5 M square roots charged: " + clock[0] + " ns");
+        final Kernel zero = new Kernel();
+        zero.spawn(100, "worker", self ->
+        {
+            self.chargeCompute();
+            double x = 0;
+            for (int i = 0; i < 1_000_000; i++)
+            {
+                x += Math.sqrt(i);
+            }
+            self.chargeCompute();
+            clock[0] = self.nowNs() + (x < 0 ? 1 : 0);
+        });
+        zero.run().throwIfFailed();
+        assertEquals(0, clock[0], "the default charges compute as zero");
+    }
+
     @Test
     void shouldRejectInvalidKernelContext()
     {

@@ -88,6 +88,34 @@ class FabricTest
     }
 
     @Test
+    void shouldServeHighPriorityHeadersFirstUnlessANormalOneHasAged()
+    {
+        for (final long aging : new long[] {0, 50})
+        {
+            final Kernel k = new Kernel();
+            final Fabric f = new Fabric(k, FabricConfig.elite(1).withVirtualChannels(1).withAgingNs(aging));
+            attachAll(f);
+            final Packet a = Packet.unicast(0, 2, 320);
+            final Packet normal = Packet.unicast(1, 2, 320);
+            final Packet high = Packet.unicast(3, 2, 320).priority(1);
+            f.port(0).inject(a);
+            f.port(1).inject(normal);
+            // the high-priority header reaches the switch 80 ns after the normal one
+            f.nodeOrigin(3).schedule(80, t -> f.port(3).inject(high));
+            k.run();
+            if (aging == 0)
+            {
+                assertTrue(high.tailNs() < normal.tailNs(), "high priority first: " + high.tailNs() + " vs " + normal.tailNs());
+            }
+            else
+            {
+                assertTrue(normal.tailNs() < high.tailNs(), "the normal header aged past 50 ns goes first");
+            }
+            assertEquals(a.ackNs() + 55 + 55 + 945, Math.min(high.tailNs(), normal.tailNs()));
+        }
+    }
+
+    @Test
     void shouldUseSecondVirtualChannelAsEscapePathAndSerialiseBodies()
     {
         final Kernel k = new Kernel();
