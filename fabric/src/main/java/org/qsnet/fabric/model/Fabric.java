@@ -522,8 +522,10 @@ public final class Fabric
     {
         final Packet p = c.packet;
         final long bodyNs = config.serializationNs(p.wireBytes);
-        final long start = earliestBodyStart(c, headNs, bodyNs);
+        // a body occupies each link for its serialisation plus the gap before the next body
+        final long start = earliestBodyStart(c, headNs, bodyNs + config.packetGapNs());
         final long tail = start + bodyNs;
+        final long linkFreeNs = tail + config.packetGapNs();
         final LinkOutput[] ls = c.links;
         final int n = c.count;
         for (int i = 0; i < n; i++)
@@ -531,8 +533,8 @@ public final class Fabric
             final LinkOutput l = ls[i];
             final int vc = c.vcs[i];
             l.bodyStartNs[vc] = start;
-            l.bodyEndNs[vc] = tail;
-            l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, tail);
+            l.bodyEndNs[vc] = linkFreeNs;
+            l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, linkFreeNs);
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
             l.packets++;

@@ -129,12 +129,13 @@ class FabricTest
         f.port(3).inject(c);
         k.run();
         assertEquals(1020, a.tailNs());
-        // b holds the second channel at once; its body follows a's on the shared link
+        // b holds the second channel at once; its body follows a's on the shared link, after the
+        // 10 ns packet gap
         assertEquals(75, b.headNs());
-        assertEquals(1020 + 945, b.tailNs());
+        assertEquals(1020 + 10 + 945, b.tailNs());
         // c waits for the first circuit to close: a's ack at 1115, EOP at the leaf at 1170
         assertEquals(1170 + 55, c.headNs());
-        assertEquals(1965 + 945, c.tailNs());
+        assertEquals(1975 + 10 + 945, c.tailNs());
         assertEquals(1170 - 20, f.nodeInLink(2).waitNs());
     }
 
@@ -152,10 +153,10 @@ class FabricTest
         f.port(2).inject(z);
         k.run();
         assertEquals(1020, y.tailNs());
-        // x shares node 0's link with y: its body waits for y's, and is reserved on node 3's link
-        // for [1020, 1965) while that link is idle before
-        assertEquals(1965, x.tailNs());
-        // z's body fits in node 3's link before x's reservation
+        // x shares node 0's link with y: its body waits for y's and the 10 ns gap, and is reserved
+        // on node 3's link for [1030, 1985) while that link is idle before
+        assertEquals(1030 + 945, x.tailNs());
+        // z's body and gap, [75, 1030), fit in node 3's link before x's reservation
         assertEquals(75, z.headNs());
         assertEquals(1020, z.tailNs());
     }

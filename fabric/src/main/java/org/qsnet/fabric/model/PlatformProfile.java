@@ -1,0 +1,218 @@
+package org.qsnet.fabric.model;
+
+import java.util.List;
+import java.util.Locale;
+
+import org.qsnet.fabric.QsnetException;
+
+/**
+ * Every parameter of one emulated platform: the fabric, the Elan3 NIC and the host. Immutable;
+ * the named profiles reproduce the three platforms of CALIBRATION.md. Which figure fixed which
+ * parameter is said next to each value in {@link #pentium3He()}.
+ *
+ * @param name              profile name.
+ * @param description       the machine it stands for.
+ * @param fabric            switch fabric parameters (its dim is the machine's tree).
+ * @param pciMHz            PCI clock: 66 or 33.
+ * @param pciBytesPerCycle  PCI width in bytes (8: 64-bit).
+ * @param pciReadSetupNs    start-up of a NIC read burst from host memory (DMA source in main memory).
+ * @param pciWriteSetupNs   start-up of a NIC write burst into host memory (destination in main memory).
+ * @param pciTurnaroundNs   extra cost when the bus changes direction (33 MHz ES40: cannot interleave).
+ * @param internalBusMBs    the Elan's internal data bus, shared by outgoing and incoming data.
+ * @param sdramMBs          Elan SDRAM bandwidth, shared by reads and writes.
+ * @param sdramLatencyNs    start-up of an SDRAM access.
+ * @param cmdProcNs         command processor: accept and check a descriptor.
+ * @param dmaStartNs        DMA thread: start a descriptor.
+ * @param dmaPacketNs       DMA thread: build one packet.
+ * @param inputPacketNs     inputter: accept one packet (context check, translation issue).
+ * @param eventNs           microcode: fire an event (read-modify-write in SDRAM).
+ * @param threadOpNs        thread processor: one operation (Tports matching, next issue).
+ * @param tlbEntries        NIC TLB entries (16, fully associative, LRU).
+ * @param tableWalkNs       TLB miss: page-table walk.
+ * @param hostCallNs        host: entering any library call.
+ * @param pioWriteNs        host: one 32-bit programmed-I/O write across PCI (descriptors, commands).
+ * @param pioReadNs         host: one 32-bit programmed-I/O read across PCI (polling SDRAM).
+ * @param hostPollNs        host: one poll of a word in its own (cached) memory.
+ * @param interruptNs       host: interrupt, wake-up and return of a blocking wait.
+ * @param queueRetryNs      back-off of a queued DMA that found the remote queue full.
+ */
+public record PlatformProfile(
+    String name,
+    String description,
+    FabricConfig fabric,
+    int pciMHz,
+    int pciBytesPerCycle,
+    long pciReadSetupNs,
+    long pciWriteSetupNs,
+    long pciTurnaroundNs,
+    long internalBusMBs,
+    long sdramMBs,
+    long sdramLatencyNs,
+    long cmdProcNs,
+    long dmaStartNs,
+    long dmaPacketNs,
+    long inputPacketNs,
+    long eventNs,
+    long threadOpNs,
+    int tlbEntries,
+    long tableWalkNs,
+    long hostCallNs,
+    long pioWriteNs,
+    long pioReadNs,
+    long hostPollNs,
+    long interruptNs,
+    long queueRetryNs)
+{
+    /**
+     * Validates the profile.
+     */
+    public PlatformProfile
+    {
+        QsnetException.require(pciMHz == 33 || pciMHz == 66 || pciMHz == 100 || pciMHz == 133, "pciMHz", pciMHz,
+            "must be 33, 66, 100 or 133");
+        QsnetException.require(pciBytesPerCycle == 4 || pciBytesPerCycle == 8, "pciBytesPerCycle", pciBytesPerCycle,
+            "must be 4 or 8");
+        QsnetException.require(internalBusMBs > 0, "internalBusMBs", internalBusMBs, "must be positive");
+        QsnetException.require(sdramMBs > 0, "sdramMBs", sdramMBs, "must be positive");
+        QsnetException.require(tlbEntries >= 1 && tlbEntries <= 1024, "tlbEntries", tlbEntries, "must be in 1..1024");
+        for (final long v : new long[] {pciReadSetupNs, pciWriteSetupNs, pciTurnaroundNs, sdramLatencyNs, cmdProcNs,
+            dmaStartNs, dmaPacketNs, inputPacketNs, eventNs, threadOpNs, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs,
+            hostPollNs, interruptNs, queueRetryNs})
+        {
+            QsnetException.require(v >= 0, "a time of profile " + name, v, "must be at least 0");
+        }
+        QsnetException.require(hostPollNs >= 1, "hostPollNs", hostPollNs, "must be at least 1");
+    }
+
+    /**
+     * The 16-node Pentium III cluster (QM-400, QM-S16: a 4-ary 2-tree), 64-bit 66 MHz PCI.
+     *
+     * @return the profile.
+     */
+    public static PlatformProfile pentium3He()
+    {
+        return new PlatformProfile("pentium3-he",
+            "16 dual Pentium III 733 MHz, Serverworks HE, 64-bit 66 MHz PCI, QM-400, QM-S16 (4-ary 2-tree)",
+            FabricConfig.elite(2),
+            66, 8,
+            // 321 MB/s main->Elan: 320 B per (391 + 320/528) ns; 317 MB/s Elan->main: 320 B per (403 + 606) ns
+            391, 403,
+            // 160 MB/s each way main<->main: reads and writes of both directions share the bus, no penalty
+            0,
+            // 280 MB/s each way, source main: outgoing and incoming data share the internal bus (2 x 320 B per 1.14 us)
+            560,
+            // Elan->Elan both ways below 280 MB/s: SDRAM reads of one direction plus writes of the other
+            530, 40,
+            // 0 B latency 1.9 us and 1-64 B 2.4 us: the sum of the issue, command, DMA, inputter, event and
+            // block-copy costs below with the fabric's head and body times
+            100, 100, 60, 60, 80, 200,
+            16, 150,
+            60, 60, 500, 30, 7_000, 2_000);
+    }
+
+    /**
+     * The 64-node AlphaServer ES40 cluster (QM-400, a 4-ary 3-tree), 64-bit 33 MHz PCI.
+     *
+     * @return the profile.
+     */
+    public static PlatformProfile alphaEs40()
+    {
+        return new PlatformProfile("alpha-es40",
+            "64 AlphaServer ES40 (4x Alpha 21264 667-833 MHz), Tru64, 64-bit 33 MHz PCI, QM-400, 4-ary 3-tree",
+            FabricConfig.elite(3),
+            33, 8,
+            // 200 MB/s main->main: 320 B per (391 + 1212) ns at the source, (403 + 1212) at the destination
+            391, 403,
+            // 80 MB/s each way main<->main: the 33 MHz bus pays a turnaround at every change of direction
+            391,
+            // Elan->Elan both ways 280 MB/s: the internal bus, not SDRAM, is the limit here
+            560, 600, 40,
+            100, 100, 60, 60, 80, 200,
+            16, 150,
+            // 0 B latency 2.2 us: slower programmed I/O across the 33 MHz bus
+            60, 90, 700, 30, 10_000, 2_000);
+    }
+
+    /**
+     * The 8-node dual Xeon cluster (QM-400, one Elite 16), Serverworks GC, 64-bit 66 MHz PCI.
+     *
+     * @return the profile.
+     */
+    public static PlatformProfile xeonGc()
+    {
+        return new PlatformProfile("xeon-gc",
+            "8 dual Xeon 2.4 GHz (SuperMicro P4DL6), Serverworks GC, 64-bit 66 MHz PCI, QM-400, Elite 16",
+            FabricConfig.elite(2),
+            66, 8,
+            // 314 MiB/s put bandwidth and 319 MiB/s bidirectional total (host buffers): a faster chipset
+            338, 366,
+            0,
+            560, 600, 40,
+            100, 100, 60, 60, 80, 200,
+            16, 150,
+            50, 50, 450, 25, 6_000, 2_000);
+    }
+
+    /**
+     * @return the names of the built-in profiles.
+     */
+    public static List<String> names()
+    {
+        return List.of("pentium3-he", "alpha-es40", "xeon-gc");
+    }
+
+    /**
+     * @param name a profile name.
+     * @return the profile.
+     */
+    public static PlatformProfile named(final String name)
+    {
+        return switch (name.toLowerCase(Locale.ROOT))
+        {
+            case "pentium3-he" -> pentium3He();
+            case "alpha-es40" -> alphaEs40();
+            case "xeon-gc" -> xeonGc();
+            default -> throw new QsnetException("profile '" + name + "' is not one of: " + String.join(", ", names()));
+        };
+    }
+
+    /**
+     * @param bytes bytes across PCI.
+     * @return ns of raw bus time, rounded up.
+     */
+    public long pciBytesNs(final int bytes)
+    {
+        final long bytesPerUs = (long)pciMHz * pciBytesPerCycle;
+        return (bytes * 1000L + bytesPerUs - 1) / bytesPerUs;
+    }
+
+    /**
+     * @param bytes bytes over the internal bus.
+     * @return ns, rounded up.
+     */
+    public long internalBusNs(final int bytes)
+    {
+        return (bytes * 1000L + internalBusMBs - 1) / internalBusMBs;
+    }
+
+    /**
+     * @param bytes bytes to or from SDRAM.
+     * @return ns including the access start-up, rounded up.
+     */
+    public long sdramNs(final int bytes)
+    {
+        return sdramLatencyNs + (bytes * 1000L + sdramMBs - 1) / sdramMBs;
+    }
+
+    /**
+     * @param newFabric fabric parameters.
+     * @return a copy with the fabric replaced.
+     */
+    public PlatformProfile withFabric(final FabricConfig newFabric)
+    {
+        return new PlatformProfile(name, description, newFabric, pciMHz, pciBytesPerCycle, pciReadSetupNs,
+            pciWriteSetupNs, pciTurnaroundNs, internalBusMBs, sdramMBs, sdramLatencyNs, cmdProcNs, dmaStartNs, dmaPacketNs,
+            inputPacketNs, eventNs, threadOpNs, tlbEntries, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs, hostPollNs,
+            interruptNs, queueRetryNs);
+    }
+}
