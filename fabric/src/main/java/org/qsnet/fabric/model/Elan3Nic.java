@@ -1,0 +1,929 @@
+package org.qsnet.fabric.model;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.engine.Origin;
+import org.qsnet.fabric.engine.SimProcess;
+import org.qsnet.fabric.memory.MemoryFault;
+import org.qsnet.fabric.memory.Mmu;
+import org.qsnet.fabric.memory.SparseMemory;
+
+/**
+ * The Elan3 network interface of one node, as a set of mechanisms with the platform profile's
+ * parameters:
+ * <ul>
+ *   <li>command processor: takes a descriptor address from the host (user level), reads and
+ *       checks the descriptor, queues it;</li>
+ *   <li>DMA engine: turns queued descriptors into packets of at most 5 x 64 B, one packet at a
+ *       time from each queued DMA in turn (time-slicing: a small DMA is not stuck behind a large
+ *       one), staging the next packet while up to one packet per virtual channel is in flight;</li>
+ *   <li>inputter: accepts packets, checks context and key, translates through the MMU and TLB,
+ *       writes memory (SDRAM, or host memory across PCI), fires events, answers atomics, acks;</li>
+ *   <li>events: count, block copy into host memory, chained DMAs;</li>
+ *   <li>shared resources: the microcode processor (threads for commands, DMA, inputter, events),
+ *       the internal data bus (outgoing and incoming data), SDRAM and the PCI bus (with start-up
+ *       per burst and turnaround on buses that cannot interleave directions).</li>
+ * </ul>
+ * Latency and bandwidth are never written down here: they come out of these resources, the
+ * fabric's circuits and the host costs the library charges.
+ *
+ * <pre>
+ *  host --putdma--> [cmd proc] --> DMA queue --> [DMA thread: microcode, source read (SDRAM|PCI),
+ *  internal bus] --> staged packet --(free VC)--> fabric ... --> [inputter: microcode, TLB,
+ *  internal bus, write (SDRAM|PCI)] --> memory, dest event --> ack --> source: src event
+ * </pre>
+ */
+public final class Elan3Nic implements PacketEndpoint
+{
+    /** Size of the Elan SDRAM: 64 MB. */
+    public static final long SDRAM_BYTES = 64L << 20;
+    /** First SDRAM offset handed to allocators (below: the NIC's own tables). */
+    public static final long SDRAM_ALLOC_BASE = 0x10000;
+
+    static final int ACK_OK = 0;
+    static final int ACK_RETRY = 1;
+    static final int ACK_FAULT = 2;
+
+    private final Machine machine;
+    private final int node;
+    private final PlatformProfile profile;
+    private final Kernel kernel;
+    private final Origin origin;
+    private final FabricPort port;
+    final SparseMemory sdram;
+    private final Resource microcode = new Resource("microcode");
+    private final Resource internalBus = new Resource("internal bus");
+    private final Resource sdramBus = new Resource("SDRAM");
+    private final Resource.Pci pci;
+    private final Tlb tlb;
+    private final Map<Integer, NicContext> contexts = new HashMap<>();
+    private long sdramAllocTop = SDRAM_ALLOC_BASE;
+
+    private final ArrayDeque<DmaJob> dmaQueue = new ArrayDeque<>();
+    private NicPacket staged;
+    private boolean preparing;
+    private int inflight;
+    private long lastWriteDoneNs;
+
+    private long dmasStarted;
+    private long packetsSent;
+    private long packetsReceived;
+    private long bytesSent;
+
+    Elan3Nic(final Machine machine, final int node)
+    {
+        this.machine = machine;
+        this.node = node;
+        this.profile = machine.profile();
+        this.kernel = machine.kernel();
+        this.origin = machine.fabric().nodeOrigin(node);
+        this.sdram = new SparseMemory("SDRAM of node " + node, SDRAM_BYTES);
+        this.pci = new Resource.Pci(profile);
+        this.tlb = new Tlb(profile.tlbEntries());
+        this.port = machine.fabric().attach(node, this);
+    }
+
+    /**
+     * @return the node.
+     */
+    public int node()
+    {
+        return node;
+    }
+
+    /**
+     * @return the platform profile.
+     */
+    public PlatformProfile profile()
+    {
+        return profile;
+    }
+
+    /**
+     * @return the node's Elan SDRAM.
+     */
+    public SparseMemory sdram()
+    {
+        return sdram;
+    }
+
+    /**
+     * @return the TLB (for its hit and miss counts).
+     */
+    public Tlb tlb()
+    {
+        return tlb;
+    }
+
+    /**
+     * @return the NIC's shared resources: microcode, internal bus, SDRAM, PCI.
+     */
+    public List<Resource> resources()
+    {
+        return List.of(microcode, internalBus, sdramBus, pci);
+    }
+
+    /**
+     * @return DMA descriptors started.
+     */
+    public long dmasStarted()
+    {
+        return dmasStarted;
+    }
+
+    /**
+     * @return packets sent.
+     */
+    public long packetsSent()
+    {
+        return packetsSent;
+    }
+
+    /**
+     * @return packets received.
+     */
+    public long packetsReceived()
+    {
+        return packetsReceived;
+    }
+
+    /**
+     * @return payload bytes sent.
+     */
+    public long bytesSent()
+    {
+        return bytesSent;
+    }
+
+    // ------------------------------------------------------------------ contexts and memory
+
+    /**
+     * Attaches a process to a hardware context ({@code elan3_attach}).
+     *
+     * @param contextNumber the context, unique on this node.
+     * @param key           the capability's key words.
+     * @param main          the process's main memory.
+     * @param process       the process, to which faults are reported; may be null.
+     * @return the context.
+     */
+    public NicContext attach(final int contextNumber, final int[] key, final SparseMemory main, final SimProcess process)
+    {
+        QsnetException.require(contextNumber >= 0 && contextNumber < 4096, "context", contextNumber, "must be in 0..4095");
+        if (contexts.containsKey(contextNumber))
+        {
+            throw new QsnetException("context 0x" + Integer.toHexString(contextNumber) + " on node " + node
+                + " is already attached");
+        }
+        final NicContext c = new NicContext(this, contextNumber, key, main, process);
+        contexts.put(contextNumber, c);
+        return c;
+    }
+
+    /**
+     * Detaches a context ({@code elan3_detach}): packets for it are refused from now on.
+     *
+     * @param ctx the context.
+     */
+    public void detach(final NicContext ctx)
+    {
+        ctx.detached = true;
+        contexts.remove(ctx.number);
+        tlb.flush(ctx.number);
+    }
+
+    /**
+     * Reserves a page-aligned region of SDRAM (a context's Elan heap).
+     *
+     * @param bytes size.
+     * @return its SDRAM offset.
+     */
+    public long reserveSdram(final long bytes)
+    {
+        final long size = (bytes + SparseMemory.PAGE_SIZE - 1) & -SparseMemory.PAGE_SIZE;
+        if (sdramAllocTop + size > SDRAM_BYTES)
+        {
+            throw new QsnetException("SDRAM of node " + node + " is exhausted: " + size + " bytes asked, "
+                + (SDRAM_BYTES - sdramAllocTop) + " left of 64 MB");
+        }
+        final long at = sdramAllocTop;
+        sdramAllocTop += size;
+        return at;
+    }
+
+    /**
+     * Flushes a context's TLB entries after its mappings changed.
+     *
+     * @param ctx the context.
+     */
+    public void flushTlb(final NicContext ctx)
+    {
+        tlb.flush(ctx.number);
+    }
+
+    // ------------------------------------------------------------------ command processor
+
+    /**
+     * The host hands the command processor the Elan address of a descriptor ({@code elan3_putdma}).
+     * The descriptor is read and checked now, as the command processor does; a bad one is
+     * rejected with a {@link QsnetException} naming the field. The host's own cost (programmed
+     * I/O) is charged by the library before this call.
+     *
+     * @param ctx    the issuing context.
+     * @param descVa Elan address of the descriptor.
+     */
+    public void command(final NicContext ctx, final long descVa)
+    {
+        final DmaJob job = decode(ctx, descVa);
+        final long now = kernel.nowNs();
+        final long t = microcode.use(now, profile.cmdProcNs()) + profile.sdramNs(E3.DMA_SIZE);
+        origin.schedule(t, x -> enqueue(job, x));
+    }
+
+    private DmaJob decode(final NicContext ctx, final long descVa)
+    {
+        if (ctx.detached)
+        {
+            throw new QsnetException("context 0x" + Integer.toHexString(ctx.number) + " is detached");
+        }
+        if ((descVa & (E3.DMA_ALIGN - 1)) != 0)
+        {
+            throw new QsnetException("DMA descriptor address 0x" + Long.toHexString(descVa) + " is not aligned to "
+                + E3.DMA_ALIGN + " bytes");
+        }
+        final byte[] d = new byte[E3.DMA_SIZE];
+        ctx.read(descVa, d, 0, d.length, Mmu.READ, "DMA descriptor");
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        final DmaJob j = new DmaJob();
+        j.ctx = ctx;
+        j.type = b.getInt(E3.DMA_TYPE);
+        j.size = b.getInt(E3.DMA_SIZE_FIELD) & 0xffffffffL;
+        j.source = b.getInt(E3.DMA_SOURCE) & 0xffffffffL;
+        j.dest = b.getInt(E3.DMA_DEST) & 0xffffffffL;
+        j.destEvent = b.getInt(E3.DMA_DEST_EVENT) & 0xffffffffL;
+        j.srcEvent = b.getInt(E3.DMA_SRC_EVENT) & 0xffffffffL;
+        final int destCookie = b.getInt(E3.DMA_DEST_COOKIE_VPROC);
+        final int srcCookie = b.getInt(E3.DMA_SRC_COOKIE_VPROC);
+        final int opcode = E3.opcode(j.type);
+        final boolean read = E3.direction(j.type) == E3.DMA_READ;
+        // the remote VP: for a write in the destination cookie, for a read in the source cookie
+        j.vp = (read ? srcCookie : destCookie) & 0xffff;
+        j.opcode = opcode;
+        j.read = read;
+        if (j.size > (1L << 31))
+        {
+            throw new QsnetException("dma_size " + j.size + " is larger than 2 GB");
+        }
+        if (opcode == E3.DMA_QUEUED || opcode == E3.DMA_QUEUED_BROADCAST)
+        {
+            if (j.size > machine.fabric().config().maxPayloadBytes())
+            {
+                throw new QsnetException("dma_size " + j.size + " of a queued DMA must be at most one packet ("
+                    + machine.fabric().config().maxPayloadBytes() + " bytes)");
+            }
+            if (opcode == E3.DMA_QUEUED_BROADCAST)
+            {
+                throw new QsnetException("DMA_QUEUED_BROADCAST is not supported by the Elan3 (a hardware bug; "
+                    + "see ELAN-API.md §1.3)");
+            }
+        }
+        if (opcode == E3.DMA_NORMAL_BROADCAST || opcode == E3.DMA_QUEUED_BROADCAST)
+        {
+            final int[] range = ctx.broadcastRange(j.vp);
+            if (range == null)
+            {
+                throw new QsnetException("VP " + j.vp + " of a broadcast DMA is not a broadcast VP (see elan3_addbcastvp)");
+            }
+            if (read)
+            {
+                throw new QsnetException("a broadcast DMA must be a write");
+            }
+            j.firstVp = range[0];
+            j.lastVp = range[1];
+        }
+        else if (ctx.nodeOf(j.vp) < 0)
+        {
+            throw new QsnetException("VP " + j.vp + " is outside the capability (VPs 0.." + (ctx.vpCount() - 1)
+                + ") or a hole");
+        }
+        if (read)
+        {
+            ctx.check(j.dest, j.size, Mmu.WRITE, "DMA destination");
+        }
+        else
+        {
+            ctx.check(j.source, j.size, Mmu.READ, "DMA source");
+        }
+        if (j.srcEvent != 0 && !read)
+        {
+            ctx.check(j.srcEvent, E3.EVENT_SIZE, Mmu.READ | Mmu.WRITE, "source event");
+        }
+        if (read && j.destEvent != 0)
+        {
+            ctx.check(j.destEvent, E3.EVENT_SIZE, Mmu.READ | Mmu.WRITE, "destination event");
+        }
+        j.failCount = E3.failCount(j.type);
+        j.packets = read ? 1 : (int)Math.max(1, (j.size + machine.fabric().config().maxPayloadBytes() - 1)
+            / machine.fabric().config().maxPayloadBytes());
+        return j;
+    }
+
+    private void enqueue(final DmaJob job, final long now)
+    {
+        dmasStarted++;
+        job.first = true;
+        dmaQueue.addLast(job);
+        kick(now);
+    }
+
+    // ------------------------------------------------------------------ DMA engine
+
+    private void kick(final long now)
+    {
+        if (preparing || staged != null || dmaQueue.isEmpty())
+        {
+            return;
+        }
+        final DmaJob job = dmaQueue.pollFirst();
+        final int max = machine.fabric().config().maxPayloadBytes();
+        final NicPacket p = new NicPacket();
+        p.job = job;
+        p.offset = job.nextOffset;
+        p.length = job.read ? 0 : (int)Math.min(max, job.size - job.nextOffset);
+        p.index = job.nextPacket++;
+        job.nextOffset += p.length;
+        p.last = p.index == job.packets - 1;
+        long t = microcode.use(now, profile.dmaPacketNs() + (job.first ? profile.dmaStartNs() : 0));
+        job.first = false;
+        if (job.read)
+        {
+            p.kind = NicPacket.READ_REQUEST;
+        }
+        else if (job.opcode == E3.DMA_QUEUED)
+        {
+            p.kind = NicPacket.QUEUED;
+        }
+        else
+        {
+            p.kind = NicPacket.WRITE;
+        }
+        if (p.length > 0)
+        {
+            t = sourceRead(job.ctx, job.source + p.offset, p.length, t);
+            t = internalBus.use(t, profile.internalBusNs(p.length));
+        }
+        if (!p.last)
+        {
+            // time-slicing: the next packet of this DMA waits behind one packet of each other DMA
+            dmaQueue.addLast(job);
+        }
+        preparing = true;
+        origin.schedule(t, x -> staged(p, x));
+    }
+
+    private long sourceRead(final NicContext ctx, final long va, final int length, final long readyNs)
+    {
+        long t = translate(ctx, va, length, readyNs);
+        if (ctx.mmu.kindOf(va) == Mmu.Kind.SDRAM)
+        {
+            t = sdramBus.use(t, profile.sdramNs(length));
+        }
+        else
+        {
+            t = pci.burst(t, false, length);
+        }
+        return t;
+    }
+
+    private long translate(final NicContext ctx, final long va, final int length, final long readyNs)
+    {
+        long t = readyNs;
+        final long first = va >>> SparseMemory.PAGE_SHIFT;
+        final long last = (va + Math.max(1, length) - 1) >>> SparseMemory.PAGE_SHIFT;
+        for (long page = first; page <= last; page++)
+        {
+            if (!tlb.access(ctx.number, page))
+            {
+                t = microcode.use(t, profile.tableWalkNs());
+            }
+        }
+        return t;
+    }
+
+    private void staged(final NicPacket p, final long now)
+    {
+        preparing = false;
+        final DmaJob job = p.job;
+        if (job.failed)
+        {
+            kick(now);
+            return;
+        }
+        try
+        {
+            if (p.length > 0)
+            {
+                p.data = new byte[p.length];
+                job.ctx.read(job.source + p.offset, p.data, 0, p.length, job.reply ? Mmu.REMOTE_READ : Mmu.READ,
+                    "DMA source");
+            }
+        }
+        catch (final MemoryFault e)
+        {
+            failJob(job, e.getMessage());
+            kick(now);
+            return;
+        }
+        staged = p;
+        tryInject(now);
+    }
+
+    private void tryInject(final long now)
+    {
+        if (staged == null || inflight >= machine.fabric().config().virtualChannels())
+        {
+            return;
+        }
+        final NicPacket p = staged;
+        staged = null;
+        inflight++;
+        send(p);
+        kick(now);
+    }
+
+    private void send(final NicPacket p)
+    {
+        final DmaJob job = p.job;
+        final NicContext ctx = job.ctx;
+        final Packet packet;
+        // a read request carries the descriptor, an atomic its operands, a write its data
+        final int payload = p.kind == NicPacket.READ_REQUEST ? E3.DMA_SIZE : p.kind == NicPacket.ATOMIC ? 8 : p.length;
+        if (job.opcode == E3.DMA_NORMAL_BROADCAST)
+        {
+            packet = Packet.broadcast(node, ctx.nodeOf(job.firstVp), ctx.nodeOf(job.lastVp), payload);
+        }
+        else if (p.kind == NicPacket.ATOMIC)
+        {
+            packet = Packet.nonWriteBlock(node, ctx.nodeOf(job.vp), payload);
+        }
+        else
+        {
+            packet = Packet.unicast(node, ctx.nodeOf(job.vp), payload);
+        }
+        p.key = ctx.key;
+        p.destContext = job.opcode == E3.DMA_NORMAL_BROADCAST ? -1 : ctx.vpContext[job.vp];
+        packetsSent++;
+        bytesSent += p.length;
+        port.inject(packet.attach(p));
+    }
+
+    private void failJob(final DmaJob job, final String message)
+    {
+        if (!job.failed)
+        {
+            job.failed = true;
+            dmaQueue.remove(job);
+            job.ctx.fault(message);
+        }
+    }
+
+    // ------------------------------------------------------------------ acknowledgements
+
+    @Override
+    public void onAck(final Packet packet, final long timeNs)
+    {
+        final NicPacket p = (NicPacket)packet.attachment();
+        final DmaJob job = p.job;
+        inflight--;
+        final int code = (int)packet.ackValue();
+        if (code == ACK_RETRY && !job.failed)
+        {
+            if (p.tries++ < job.failCount)
+            {
+                // the remote queue was full or its inputter blocked: send the packet again later
+                origin.schedule(timeNs + profile.queueRetryNs(), t -> resend(p, t));
+            }
+            else
+            {
+                failJob(job, "DMA to VP " + job.vp + " gave up after " + job.failCount
+                    + " retries: the remote queue stayed full or its inputter blocked");
+            }
+        }
+        else if (code == ACK_FAULT)
+        {
+            failJob(job, p.faultMessage);
+        }
+        else if (!job.failed)
+        {
+            if (p.kind == NicPacket.ATOMIC && p.resultVa != 0)
+            {
+                try
+                {
+                    job.ctx.putInt(p.resultVa, (int)p.atomicResult, Mmu.WRITE);
+                    job.ctx.notifyWrite(p.resultVa);
+                }
+                catch (final MemoryFault e)
+                {
+                    failJob(job, e.getMessage());
+                }
+            }
+            if (++job.acked == job.packets && !job.read && job.srcEvent != 0)
+            {
+                // a write's source event fires when the last packet is acknowledged; a read's fires at the remote end
+                setEvent(job.ctx, job.srcEvent, timeNs);
+            }
+        }
+        tryInject(timeNs);
+        kick(timeNs);
+    }
+
+    private void resend(final NicPacket p, final long now)
+    {
+        if (staged == null && inflight < machine.fabric().config().virtualChannels())
+        {
+            inflight++;
+            send(p);
+        }
+        else
+        {
+            origin.schedule(now + profile.queueRetryNs(), t -> resend(p, t));
+        }
+    }
+
+    // ------------------------------------------------------------------ inputter
+
+    @Override
+    public long onArrival(final Packet packet, final long timeNs)
+    {
+        packetsReceived++;
+        final NicPacket p = (NicPacket)packet.attachment();
+        final long accepted = microcode.use(timeNs, profile.inputPacketNs());
+        int code = ACK_OK;
+        if (packet.isBroadcast())
+        {
+            final DmaJob job = p.job;
+            for (final NicContext c : contexts.values().stream().sorted((a, b) -> Integer.compare(a.number, b.number))
+                .toList())
+            {
+                if (c.keyMatches(p.key) && c.myVp >= job.firstVp && c.myVp <= job.lastVp)
+                {
+                    code = Math.max(code, deliver(p, c, accepted));
+                }
+            }
+        }
+        else
+        {
+            final NicContext c = contexts.get(p.destContext);
+            if (c == null || !c.keyMatches(p.key))
+            {
+                p.faultMessage = "packet for context 0x" + Integer.toHexString(p.destContext) + " on node " + node
+                    + (c == null ? " refused: no such context attached" : " refused: capability key mismatch");
+                code = ACK_FAULT;
+            }
+            else if (c.inputBlocked)
+            {
+                code = ACK_RETRY;
+            }
+            else
+            {
+                code = deliver(p, c, accepted);
+            }
+        }
+        packet.setAckValue(code);
+        // one packet of input buffering: a packet is acknowledged once the previous one has been written
+        final long ackAt = Math.max(accepted, lastWriteDoneNs);
+        return ackAt - timeNs;
+    }
+
+    private int deliver(final NicPacket p, final NicContext c, final long acceptedNs)
+    {
+        final DmaJob job = p.job;
+        try
+        {
+            switch (p.kind)
+            {
+                case NicPacket.WRITE:
+                {
+                    final long va = job.dest + p.offset;
+                    c.check(va, p.length, Mmu.REMOTE_WRITE, "DMA destination");
+                    final long done = write(c, va, p.length, acceptedNs);
+                    final byte[] data = p.data;
+                    final long destEvent = p.last ? job.destEvent : 0;
+                    origin.schedule(done, t -> land(c, va, data, destEvent, t));
+                    return ACK_OK;
+                }
+                case NicPacket.QUEUED:
+                    return deliverQueued(p, c, acceptedNs);
+                case NicPacket.READ_REQUEST:
+                {
+                    // the remote end turns a read into a write of its own, back to the requester
+                    c.check(job.source, job.size, Mmu.REMOTE_READ, "DMA source (remote read)");
+                    final DmaJob reply = new DmaJob();
+                    reply.ctx = c;
+                    reply.reply = true;
+                    reply.type = E3.dmaType(E3.dataType(job.type), E3.DMA_WRITE, E3.DMA_NORMAL, job.failCount);
+                    reply.size = job.size;
+                    reply.source = job.source;
+                    reply.dest = job.dest;
+                    reply.destEvent = job.destEvent;
+                    reply.srcEvent = job.srcEvent;
+                    reply.vp = job.ctx.myVp;
+                    reply.opcode = E3.DMA_NORMAL;
+                    reply.failCount = job.failCount;
+                    reply.packets = (int)Math.max(1, (job.size + machine.fabric().config().maxPayloadBytes() - 1)
+                        / machine.fabric().config().maxPayloadBytes());
+                    final long t = microcode.use(acceptedNs, profile.cmdProcNs());
+                    origin.schedule(t, x -> enqueue(reply, x));
+                    return ACK_OK;
+                }
+                case NicPacket.ATOMIC:
+                {
+                    c.check(p.remoteVa, 4, Mmu.REMOTE_READ | Mmu.REMOTE_WRITE, "remote atomic");
+                    final int old = c.getInt(p.remoteVa, Mmu.REMOTE_READ);
+                    final int now = p.atomicOp == E3.ATOMIC_FETCH_ADD ? old + (int)p.operand
+                        : old == (int)p.compare ? (int)p.operand : old;
+                    c.putInt(p.remoteVa, now, Mmu.REMOTE_WRITE);
+                    p.atomicResult = old;
+                    // a read-modify-write of the word in its memory before the result can return
+                    lastWriteDoneNs = Math.max(lastWriteDoneNs, write(c, p.remoteVa, 4, acceptedNs));
+                    c.notifyWrite(p.remoteVa);
+                    return ACK_OK;
+                }
+                default:
+                    throw new IllegalStateException("packet kind " + p.kind);
+            }
+        }
+        catch (final MemoryFault e)
+        {
+            p.faultMessage = e.getMessage();
+            return ACK_FAULT;
+        }
+    }
+
+    private long write(final NicContext c, final long va, final int length, final long readyNs)
+    {
+        long t = translate(c, va, length, readyNs);
+        if (length > 0)
+        {
+            t = internalBus.use(t, profile.internalBusNs(length));
+        }
+        t = c.mmu.kindOf(va) == Mmu.Kind.SDRAM ? sdramBus.use(t, profile.sdramNs(length)) : pci.burst(t, true, length);
+        lastWriteDoneNs = Math.max(lastWriteDoneNs, t);
+        return t;
+    }
+
+    private void land(final NicContext c, final long va, final byte[] data, final long destEvent, final long now)
+    {
+        if (data != null)
+        {
+            c.write(va, data, 0, data.length, Mmu.REMOTE_WRITE, "DMA destination");
+        }
+        c.notifyWrite(va);
+        if (destEvent != 0)
+        {
+            setEvent(c, destEvent, now);
+        }
+    }
+
+    private int deliverQueued(final NicPacket p, final NicContext c, final long acceptedNs)
+    {
+        final DmaJob job = p.job;
+        final long q = job.destEvent;
+        final int state = c.getInt(q + E3.Q_STATE, Mmu.REMOTE_READ);
+        if ((state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0)
+        {
+            return ACK_RETRY;
+        }
+        final int slotSize = c.getInt(q + E3.Q_SIZE, Mmu.REMOTE_READ);
+        if (p.length > slotSize)
+        {
+            p.faultMessage = "queued DMA of " + p.length + " bytes does not fit the queue's " + slotSize + "-byte slots";
+            return ACK_FAULT;
+        }
+        final long base = c.getInt(q + E3.Q_BASE, Mmu.REMOTE_READ) & 0xffffffffL;
+        final long top = c.getInt(q + E3.Q_TOP, Mmu.REMOTE_READ) & 0xffffffffL;
+        final long fptr = c.getInt(q + E3.Q_FPTR, Mmu.REMOTE_READ) & 0xffffffffL;
+        final long bptr = c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
+        c.check(bptr, slotSize, Mmu.REMOTE_WRITE, "queue slot");
+        final long next = bptr >= top ? base : bptr + slotSize;
+        c.putInt(q + E3.Q_BPTR, (int)next, Mmu.REMOTE_WRITE);
+        if (next == fptr)
+        {
+            c.putInt(q + E3.Q_STATE, state | E3.QUEUE_FULL, Mmu.REMOTE_WRITE);
+        }
+        // the header read and update in SDRAM, then the slot written into host memory
+        final long header = sdramBus.use(acceptedNs, profile.sdramNs(24));
+        final long done = write(c, bptr, Math.max(p.length, 1), header);
+        final byte[] data = p.data;
+        origin.schedule(done, t -> land(c, bptr, data, q + E3.Q_EVENT, t));
+        return ACK_OK;
+    }
+
+    // ------------------------------------------------------------------ events
+
+    /**
+     * The host sets an event ({@code elan3_setevent}): one decrement, through the command
+     * processor.
+     *
+     * @param ctx  the context.
+     * @param evVa the event's Elan address.
+     */
+    public void hostSetEvent(final NicContext ctx, final long evVa)
+    {
+        ctx.check(evVa, E3.EVENT_SIZE, Mmu.READ | Mmu.WRITE, "event");
+        final long t = microcode.use(kernel.nowNs(), profile.cmdProcNs());
+        origin.schedule(t, x -> setEvent(ctx, evVa, x));
+    }
+
+    /**
+     * One set of an event at {@code timeNs}: the microcode decrements its count in SDRAM; when it
+     * reaches zero the event fires its action (block copy into host memory, word copy, chained
+     * DMA) and wakes whoever waits on it.
+     */
+    void setEvent(final NicContext ctx, final long evVa, final long timeNs)
+    {
+        final long t = microcode.use(timeNs, profile.eventNs());
+        final long done = sdramBus.use(t, profile.sdramNs(E3.EVENT_SIZE));
+        origin.schedule(done, x -> decrement(ctx, evVa, x));
+    }
+
+    private void decrement(final NicContext ctx, final long evVa, final long now)
+    {
+        try
+        {
+            final int count = ctx.getInt(evVa + E3.EV_COUNT, Mmu.READ) - 1;
+            ctx.putInt(evVa + E3.EV_COUNT, count, Mmu.WRITE);
+            ctx.notifyWrite(evVa);
+            if (count != 0)
+            {
+                return;
+            }
+            final int type = ctx.getInt(evVa + E3.EV_TYPE, Mmu.READ);
+            switch (type & 7)
+            {
+                case E3.EV_TYPE_BCOPY:
+                {
+                    final long src = ctx.getInt(evVa + E3.EV_SOURCE, Mmu.READ) & 0xffffffffL;
+                    final long dst = ctx.getInt(evVa + E3.EV_DEST, Mmu.READ) & 0xffffffffL;
+                    final byte[] blk = new byte[E3.BLK_SIZE];
+                    ctx.read(src, blk, 0, blk.length, Mmu.READ, "block-copy event source");
+                    final long t = copyNs(ctx, dst, E3.BLK_SIZE, now);
+                    origin.schedule(t, x -> landBlock(ctx, dst, blk));
+                    break;
+                }
+                case E3.EV_TYPE_BCOPY_WORD:
+                {
+                    final int value = ctx.getInt(evVa + E3.EV_SOURCE, Mmu.READ);
+                    final long dst = ctx.getInt(evVa + E3.EV_DEST, Mmu.READ) & 0xffffffffL;
+                    final long t = copyNs(ctx, dst, 4, now);
+                    origin.schedule(t, x ->
+                    {
+                        ctx.putInt(dst, value, Mmu.WRITE);
+                        ctx.notifyWrite(dst);
+                    });
+                    break;
+                }
+                case E3.EV_TYPE_DMA:
+                {
+                    final long desc = type & ~31L & 0xffffffffL;
+                    final DmaJob job = decode(ctx, desc);
+                    final long t = microcode.use(now, profile.cmdProcNs()) + profile.sdramNs(E3.DMA_SIZE);
+                    origin.schedule(t, x -> enqueue(job, x));
+                    break;
+                }
+                default:
+                    break;
+            }
+        }
+        catch (final QsnetException e)
+        {
+            ctx.fault("event at 0x" + Long.toHexString(evVa) + " fired and failed: " + e.getMessage());
+        }
+    }
+
+    private long copyNs(final NicContext ctx, final long dst, final int bytes, final long now)
+    {
+        final long t = sdramBus.use(now, profile.sdramNs(bytes));
+        return ctx.mmu.kindOf(dst) == Mmu.Kind.SDRAM ? sdramBus.use(t, profile.sdramNs(bytes)) : pci.burst(t, true, bytes);
+    }
+
+    private void landBlock(final NicContext ctx, final long dst, final byte[] blk)
+    {
+        ctx.write(dst, blk, 0, blk.length, Mmu.WRITE, "block-copy event destination");
+        ctx.notifyWrite(dst);
+    }
+
+    // ------------------------------------------------------------------ remote atomics
+
+    /**
+     * A remote atomic operation on a 32-bit word, as a non-write-block transaction whose result
+     * returns in the acknowledgement.
+     *
+     * @param ctx      the issuing context.
+     * @param op       {@link E3#ATOMIC_FETCH_ADD} or {@link E3#ATOMIC_TEST_AND_WRITE}.
+     * @param vp       the remote VP.
+     * @param remoteVa the word's Elan address at the remote.
+     * @param operand  value added, or written if the word equals {@code compare}.
+     * @param compare  the expected value (test-and-write).
+     * @param resultVa local Elan address that receives the old value, 0 for none.
+     * @param srcEvent local event set on completion, 0 for none.
+     */
+    public void atomic(final NicContext ctx, final int op, final int vp, final long remoteVa, final long operand,
+        final long compare, final long resultVa, final long srcEvent)
+    {
+        QsnetException.require(op == E3.ATOMIC_FETCH_ADD || op == E3.ATOMIC_TEST_AND_WRITE, "atomic op", op,
+            "must be ATOMIC_FETCH_ADD or ATOMIC_TEST_AND_WRITE");
+        if (ctx.nodeOf(vp) < 0)
+        {
+            throw new QsnetException("VP " + vp + " is outside the capability (VPs 0.." + (ctx.vpCount() - 1) + ") or a hole");
+        }
+        if (resultVa != 0)
+        {
+            ctx.check(resultVa, 4, Mmu.WRITE, "atomic result");
+        }
+        final DmaJob job = new DmaJob();
+        job.ctx = ctx;
+        job.vp = vp;
+        job.packets = 1;
+        job.srcEvent = srcEvent;
+        job.opcode = E3.DMA_NORMAL;
+        final NicPacket p = new NicPacket();
+        p.kind = NicPacket.ATOMIC;
+        p.job = job;
+        p.last = true;
+        p.atomicOp = op;
+        p.remoteVa = remoteVa;
+        p.operand = operand;
+        p.compare = compare;
+        p.resultVa = resultVa;
+        final long t = microcode.use(kernel.nowNs(), profile.cmdProcNs() + profile.dmaPacketNs());
+        origin.schedule(t, x -> resend(p, x));
+    }
+
+    // ------------------------------------------------------------------ internal records
+
+    /** A DMA in progress. */
+    static final class DmaJob
+    {
+        NicContext ctx;
+        int type;
+        long size;
+        long source;
+        long dest;
+        long destEvent;
+        long srcEvent;
+        int vp;
+        int firstVp;
+        int lastVp;
+        int opcode;
+        boolean read;
+        boolean reply;
+        int failCount;
+        int packets;
+        int nextPacket;
+        long nextOffset;
+        int acked;
+        boolean first;
+        boolean failed;
+    }
+
+    /** What a packet carries for the NICs at both ends. */
+    static final class NicPacket
+    {
+        static final int WRITE = 0;
+        static final int QUEUED = 1;
+        static final int READ_REQUEST = 2;
+        static final int ATOMIC = 3;
+
+        int kind;
+        DmaJob job;
+        long offset;
+        int length;
+        int index;
+        boolean last;
+        byte[] data;
+        int[] key;
+        int destContext;
+        int tries;
+        String faultMessage;
+        int atomicOp;
+        long remoteVa;
+        long operand;
+        long compare;
+        long resultVa;
+        long atomicResult;
+    }
+
+    /**
+     * @return contexts attached now, by number.
+     */
+    public List<NicContext> contexts()
+    {
+        return new ArrayList<>(contexts.values());
+    }
+}

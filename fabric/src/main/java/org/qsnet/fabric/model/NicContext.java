@@ -1,0 +1,340 @@
+package org.qsnet.fabric.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.Signal;
+import org.qsnet.fabric.engine.SimProcess;
+import org.qsnet.fabric.memory.MemoryFault;
+import org.qsnet.fabric.memory.Mmu;
+import org.qsnet.fabric.memory.SparseMemory;
+
+/**
+ * A hardware context of an Elan3: the slot a process attached to, with its capability key, its
+ * VP table, its MMU, its main memory and the addresses its process waits on.
+ */
+public final class NicContext
+{
+    final Elan3Nic nic;
+    final int number;
+    final int[] key;
+    final Mmu mmu;
+    final SparseMemory main;
+    final SimProcess process;
+    final Map<Long, Signal> watchers = new HashMap<>();
+    final List<String> faults = new ArrayList<>();
+    int[] vpNode = new int[0];
+    int[] vpContext = new int[0];
+    final Map<Integer, int[]> broadcastVps = new HashMap<>();
+    int myVp = -1;
+    boolean inputBlocked;
+    boolean detached;
+
+    NicContext(final Elan3Nic nic, final int number, final int[] key, final SparseMemory main, final SimProcess process)
+    {
+        this.nic = nic;
+        this.number = number;
+        this.key = key.clone();
+        this.main = main;
+        this.process = process;
+        this.mmu = new Mmu("context 0x" + Integer.toHexString(number) + " on node " + nic.node());
+    }
+
+    /**
+     * @return the NIC.
+     */
+    public Elan3Nic nic()
+    {
+        return nic;
+    }
+
+    /**
+     * @return the hardware context number.
+     */
+    public int number()
+    {
+        return number;
+    }
+
+    /**
+     * @return the MMU of this context.
+     */
+    public Mmu mmu()
+    {
+        return mmu;
+    }
+
+    /**
+     * @return the process's main memory (offsets are host addresses minus the host base).
+     */
+    public SparseMemory mainMemory()
+    {
+        return main;
+    }
+
+    /**
+     * @return the process attached, or null.
+     */
+    public SimProcess process()
+    {
+        return process;
+    }
+
+    /**
+     * @return this process's VP, -1 before {@link #setVpTable}.
+     */
+    public int myVp()
+    {
+        return myVp;
+    }
+
+    /**
+     * @return the number of VPs in the table.
+     */
+    public int vpCount()
+    {
+        return vpNode.length;
+    }
+
+    /**
+     * Loads the VP table: VP i lives on {@code node[i]}, context {@code context[i]}; node -1 is a hole.
+     *
+     * @param myVp    this process's VP.
+     * @param node    node per VP.
+     * @param context hardware context per VP.
+     */
+    public void setVpTable(final int myVp, final int[] node, final int[] context)
+    {
+        QsnetException.require(node.length == context.length, "VP table", node.length, "node and context tables differ in length");
+        QsnetException.require(myVp >= 0 && myVp < node.length, "myVp", myVp, "must be in 0.." + (node.length - 1));
+        this.myVp = myVp;
+        this.vpNode = node.clone();
+        this.vpContext = context.clone();
+    }
+
+    /**
+     * @param vp a VP.
+     * @return its node, or -1 for a hole or a VP outside the table.
+     */
+    public int nodeOf(final int vp)
+    {
+        return vp >= 0 && vp < vpNode.length ? vpNode[vp] : -1;
+    }
+
+    /**
+     * Binds a broadcast VP to a contiguous VP range.
+     *
+     * @param bcastVp the broadcast VP (at or above the VP count).
+     * @param lowVp   first VP.
+     * @param highVp  last VP.
+     */
+    public void addBroadcastVp(final int bcastVp, final int lowVp, final int highVp)
+    {
+        QsnetException.require(bcastVp >= vpNode.length, "bcastVp", bcastVp, "must not be an ordinary VP (0.."
+            + (vpNode.length - 1) + ")");
+        QsnetException.require(lowVp >= 0 && highVp >= lowVp && highVp < vpNode.length, "VP range", lowVp + ".." + highVp,
+            "must lie within 0.." + (vpNode.length - 1));
+        int prevNode = -1;
+        for (int vp = lowVp; vp <= highVp; vp++)
+        {
+            final int n = vpNode[vp];
+            if (n < 0)
+            {
+                throw new QsnetException("VP range " + lowVp + ".." + highVp + " has a hole at VP " + vp
+                    + ": hardware broadcast needs contiguous nodes");
+            }
+            if (prevNode >= 0 && n != prevNode && n != prevNode + 1)
+            {
+                throw new QsnetException("VP range " + lowVp + ".." + highVp + " spans nodes " + prevNode + " and " + n
+                    + ": hardware broadcast needs contiguous, ascending nodes");
+            }
+            prevNode = n;
+        }
+        broadcastVps.put(bcastVp, new int[] {lowVp, highVp});
+    }
+
+    /**
+     * @param bcastVp a VP.
+     * @return its range {lowVp, highVp}, or null if it is not a broadcast VP.
+     */
+    public int[] broadcastRange(final int bcastVp)
+    {
+        return broadcastVps.get(bcastVp);
+    }
+
+    /**
+     * Holds off (true) or lets in (false) packets for this context: {@code elan3_block_inputter}.
+     *
+     * @param blocked whether to hold them off.
+     */
+    public void blockInputter(final boolean blocked)
+    {
+        this.inputBlocked = blocked;
+    }
+
+    /**
+     * @return the capability key words.
+     */
+    public int[] key()
+    {
+        return key.clone();
+    }
+
+    boolean keyMatches(final int[] other)
+    {
+        return Arrays.equals(key, other);
+    }
+
+    /**
+     * The signal a process parks on to wait for the NIC to write this Elan address.
+     *
+     * @param va an Elan address of this context.
+     * @return its signal.
+     */
+    public Signal watch(final long va)
+    {
+        return watchers.computeIfAbsent(va, a -> new Signal("NIC write to 0x" + Long.toHexString(a) + " in context 0x"
+            + Integer.toHexString(number) + " on node " + nic.node()));
+    }
+
+    void notifyWrite(final long va)
+    {
+        final Signal s = watchers.get(va);
+        if (s != null)
+        {
+            s.fire();
+        }
+    }
+
+    /**
+     * @return faults the NIC recorded for this context, oldest first.
+     */
+    public List<String> faults()
+    {
+        return List.copyOf(faults);
+    }
+
+    void fault(final String message)
+    {
+        faults.add(message);
+        if (process != null)
+        {
+            process.failWith(new MemoryFault(message));
+        }
+    }
+
+    // ------------------------------------------------------------ access through the MMU
+
+    private SparseMemory memoryOf(final long translated)
+    {
+        return Mmu.isSdram(translated) ? nic.sdram : main;
+    }
+
+    /**
+     * Reads a 32-bit word at an Elan address (host or NIC access, no time charged here).
+     *
+     * @param va     the address.
+     * @param rights the rights needed.
+     * @return the word.
+     */
+    public int getInt(final long va, final int rights)
+    {
+        final long t = mmu.translate(va, rights, "load");
+        return memoryOf(t).getInt(Mmu.offset(t));
+    }
+
+    /**
+     * Writes a 32-bit word at an Elan address.
+     *
+     * @param va     the address.
+     * @param value  the word.
+     * @param rights the rights needed.
+     */
+    public void putInt(final long va, final int value, final int rights)
+    {
+        final long t = mmu.translate(va, rights, "store");
+        memoryOf(t).putInt(Mmu.offset(t), value);
+    }
+
+    /**
+     * Copies bytes out of the context's address space, page by page through the MMU.
+     *
+     * @param va     first address.
+     * @param dst    destination.
+     * @param off    first index.
+     * @param length bytes.
+     * @param rights rights needed.
+     * @param what   the access, for faults.
+     */
+    public void read(final long va, final byte[] dst, final int off, final int length, final int rights, final String what)
+    {
+        long a = va;
+        int o = off;
+        int left = length;
+        while (left > 0)
+        {
+            final int n = Math.min(left, SparseMemory.PAGE_SIZE - (int)(a & (SparseMemory.PAGE_SIZE - 1)));
+            final long t = mmu.translate(a, rights, what);
+            memoryOf(t).read(Mmu.offset(t), dst, o, n);
+            a += n;
+            o += n;
+            left -= n;
+        }
+    }
+
+    /**
+     * Copies bytes into the context's address space, page by page through the MMU.
+     *
+     * @param va     first address.
+     * @param src    source.
+     * @param off    first index.
+     * @param length bytes.
+     * @param rights rights needed.
+     * @param what   the access, for faults.
+     */
+    public void write(final long va, final byte[] src, final int off, final int length, final int rights, final String what)
+    {
+        long a = va;
+        int o = off;
+        int left = length;
+        while (left > 0)
+        {
+            final int n = Math.min(left, SparseMemory.PAGE_SIZE - (int)(a & (SparseMemory.PAGE_SIZE - 1)));
+            final long t = mmu.translate(a, rights, what);
+            memoryOf(t).write(Mmu.offset(t), src, o, n);
+            a += n;
+            o += n;
+            left -= n;
+        }
+    }
+
+    /**
+     * Checks that a whole range is mapped with the rights.
+     *
+     * @param va     first address.
+     * @param length bytes.
+     * @param rights rights needed.
+     * @param what   the access, for the fault.
+     */
+    public void check(final long va, final long length, final int rights, final String what)
+    {
+        if (length == 0)
+        {
+            return;
+        }
+        for (long a = va & ~(long)(SparseMemory.PAGE_SIZE - 1); a < va + length; a += SparseMemory.PAGE_SIZE)
+        {
+            mmu.translate(Math.max(a, va), rights, what);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "context 0x" + Integer.toHexString(number) + " on node " + nic.node() + " (vp " + myVp + ")";
+    }
+}
