@@ -66,8 +66,11 @@ public final class Elan3Nic implements PacketEndpoint
     private long sdramAllocTop = SDRAM_ALLOC_BASE;
 
     private final ArrayDeque<DmaJob> dmaQueue = new ArrayDeque<>();
-    private NicPacket staged;
-    private boolean preparing;
+    /** Packets built and waiting for a virtual channel: the DMA engine's staging buffers. */
+    private final ArrayDeque<NicPacket> staged = new ArrayDeque<>(2);
+    private static final int STAGING_BUFFERS = 2;
+    /** Packets being built: the next packet's microcode work overlaps the previous one's read. */
+    private int preparing;
     private int inflight;
     private long lastWriteDoneNs;
 
@@ -345,7 +348,7 @@ public final class Elan3Nic implements PacketEndpoint
 
     private void kick(final long now)
     {
-        if (preparing || staged != null || dmaQueue.isEmpty())
+        if (preparing + staged.size() >= STAGING_BUFFERS || dmaQueue.isEmpty())
         {
             return;
         }
@@ -374,30 +377,28 @@ public final class Elan3Nic implements PacketEndpoint
         }
         if (p.length > 0)
         {
-            t = sourceRead(job.ctx, job.source + p.offset, p.length, t);
-            t = internalBus.use(t, profile.internalBusNs(p.length));
+            t = sourceRead(job.ctx, job.source + p.offset, blocks(p.length), t);
         }
         if (!p.last)
         {
             // time-slicing: the next packet of this DMA waits behind one packet of each other DMA
             dmaQueue.addLast(job);
         }
-        preparing = true;
+        preparing++;
         origin.schedule(t, x -> staged(p, x));
+        kick(now);
     }
 
+    /**
+     * Reads packet data: it streams from SDRAM or across PCI and over the internal bus at once,
+     * so the packet is ready when the slower of the two has finished.
+     */
     private long sourceRead(final NicContext ctx, final long va, final int length, final long readyNs)
     {
-        long t = translate(ctx, va, length, readyNs);
-        if (ctx.mmu.kindOf(va) == Mmu.Kind.SDRAM)
-        {
-            t = sdramBus.use(t, profile.sdramNs(length));
-        }
-        else
-        {
-            t = pci.burst(t, false, length);
-        }
-        return t;
+        final long t = translate(ctx, va, length, readyNs);
+        final long memory = ctx.mmu.kindOf(va) == Mmu.Kind.SDRAM ? sdramBus.use(t, profile.sdramNs(length))
+            : pci.burst(t, false, length);
+        return Math.max(memory, internalBus.use(t, profile.internalBusNs(length)));
     }
 
     private long translate(final NicContext ctx, final long va, final int length, final long readyNs)
@@ -417,7 +418,7 @@ public final class Elan3Nic implements PacketEndpoint
 
     private void staged(final NicPacket p, final long now)
     {
-        preparing = false;
+        preparing--;
         final DmaJob job = p.job;
         if (job.failed)
         {
@@ -439,20 +440,18 @@ public final class Elan3Nic implements PacketEndpoint
             kick(now);
             return;
         }
-        staged = p;
+        staged.addLast(p);
         tryInject(now);
+        kick(now);
     }
 
     private void tryInject(final long now)
     {
-        if (staged == null || inflight >= machine.fabric().config().virtualChannels())
+        while (!staged.isEmpty() && inflight < machine.fabric().config().virtualChannels())
         {
-            return;
+            inflight++;
+            send(staged.pollFirst());
         }
-        final NicPacket p = staged;
-        staged = null;
-        inflight++;
-        send(p);
         kick(now);
     }
 
@@ -461,8 +460,10 @@ public final class Elan3Nic implements PacketEndpoint
         final DmaJob job = p.job;
         final NicContext ctx = job.ctx;
         final Packet packet;
-        // a read request carries the descriptor, an atomic its operands, a write its data
-        final int payload = p.kind == NicPacket.READ_REQUEST ? E3.DMA_SIZE : p.kind == NicPacket.ATOMIC ? 8 : p.length;
+        // a read request carries the descriptor, an atomic its operands, a write its data in whole
+        // 64-byte write-block transactions
+        final int payload = p.kind == NicPacket.READ_REQUEST ? E3.DMA_SIZE : p.kind == NicPacket.ATOMIC ? 8
+            : blocks(p.length);
         if (job.opcode == E3.DMA_NORMAL_BROADCAST)
         {
             packet = Packet.broadcast(node, ctx.nodeOf(job.firstVp), ctx.nodeOf(job.lastVp), payload);
@@ -480,6 +481,12 @@ public final class Elan3Nic implements PacketEndpoint
         packetsSent++;
         bytesSent += p.length;
         port.inject(packet.attach(p));
+    }
+
+    /** Data moves in 64-byte write-block transactions: a 1-byte DMA moves one whole block. */
+    private static int blocks(final int length)
+    {
+        return (length + E3.BLK_SIZE - 1) / E3.BLK_SIZE * E3.BLK_SIZE;
     }
 
     private void failJob(final DmaJob job, final String message)
@@ -544,7 +551,7 @@ public final class Elan3Nic implements PacketEndpoint
 
     private void resend(final NicPacket p, final long now)
     {
-        if (staged == null && inflight < machine.fabric().config().virtualChannels())
+        if (inflight < machine.fabric().config().virtualChannels())
         {
             inflight++;
             send(p);
@@ -563,6 +570,8 @@ public final class Elan3Nic implements PacketEndpoint
         packetsReceived++;
         final NicPacket p = (NicPacket)packet.attachment();
         final long accepted = microcode.use(timeNs, profile.inputPacketNs());
+        // one packet of input buffering: this packet is acknowledged once the previous one is written
+        final long previousWriteDone = lastWriteDoneNs;
         int code = ACK_OK;
         if (packet.isBroadcast())
         {
@@ -595,9 +604,7 @@ public final class Elan3Nic implements PacketEndpoint
             }
         }
         packet.setAckValue(code);
-        // one packet of input buffering: a packet is acknowledged once the previous one has been written
-        final long ackAt = Math.max(accepted, lastWriteDoneNs);
-        return ackAt - timeNs;
+        return Math.max(accepted, previousWriteDone) - timeNs;
     }
 
     private int deliver(final NicPacket p, final NicContext c, final long acceptedNs)
@@ -611,7 +618,7 @@ public final class Elan3Nic implements PacketEndpoint
                 {
                     final long va = job.dest + p.offset;
                     c.check(va, p.length, Mmu.REMOTE_WRITE, "DMA destination");
-                    final long done = write(c, va, p.length, acceptedNs);
+                    final long done = write(c, va, blocks(p.length), acceptedNs);
                     final byte[] data = p.data;
                     final long destEvent = p.last ? job.destEvent : 0;
                     origin.schedule(done, t -> land(c, va, data, destEvent, t));
@@ -665,16 +672,16 @@ public final class Elan3Nic implements PacketEndpoint
         }
     }
 
+    /** Writes packet data: over the internal bus and into SDRAM or across PCI at once. */
     private long write(final NicContext c, final long va, final int length, final long readyNs)
     {
-        long t = translate(c, va, length, readyNs);
-        if (length > 0)
-        {
-            t = internalBus.use(t, profile.internalBusNs(length));
-        }
-        t = c.mmu.kindOf(va) == Mmu.Kind.SDRAM ? sdramBus.use(t, profile.sdramNs(length)) : pci.burst(t, true, length);
-        lastWriteDoneNs = Math.max(lastWriteDoneNs, t);
-        return t;
+        final long t = translate(c, va, length, readyNs);
+        final long bus = length > 0 ? internalBus.use(t, profile.internalBusNs(length)) : t;
+        final long memory = c.mmu.kindOf(va) == Mmu.Kind.SDRAM ? sdramBus.use(t, profile.sdramNs(length))
+            : pci.burst(t, true, length);
+        final long done = Math.max(bus, memory);
+        lastWriteDoneNs = Math.max(lastWriteDoneNs, done);
+        return done;
     }
 
     private void land(final NicContext c, final long va, final byte[] data, final long destEvent, final long now)

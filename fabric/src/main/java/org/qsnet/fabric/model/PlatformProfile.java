@@ -102,12 +102,12 @@ public record PlatformProfile(
             // 280 MB/s each way, source main: outgoing and incoming data share the internal bus (2 x 320 B per 1.14 us)
             560,
             // Elan->Elan both ways below 280 MB/s: SDRAM reads of one direction plus writes of the other
-            530, 40,
+            530, 20,
             // 0 B latency 1.9 us and 1-64 B 2.4 us: the sum of the issue, command, DMA, inputter, event and
             // block-copy costs below with the fabric's head and body times
             100, 100, 60, 60, 80, 200,
             16, 150,
-            60, 60, 500, 30, 7_000, 2_000);
+            60, 70, 500, 30, 7_000, 2_000);
     }
 
     /**
@@ -125,12 +125,13 @@ public record PlatformProfile(
             391, 403,
             // 80 MB/s each way main<->main: the 33 MHz bus pays a turnaround at every change of direction
             391,
-            // Elan->Elan both ways 280 MB/s: the internal bus, not SDRAM, is the limit here
-            560, 600, 40,
+            // Elan->Elan both ways 280 MB/s: the internal bus, not SDRAM, is the limit here; the faster SDRAM
+            // also keeps 1-64 B latency near 2.4 us despite the slower 0 B path
+            560, 700, 20,
             100, 100, 60, 60, 80, 200,
             16, 150,
             // 0 B latency 2.2 us: slower programmed I/O across the 33 MHz bus
-            60, 90, 700, 30, 10_000, 2_000);
+            60, 93, 700, 30, 10_000, 2_000);
     }
 
     /**
@@ -147,7 +148,7 @@ public record PlatformProfile(
             // 314 MiB/s put bandwidth and 319 MiB/s bidirectional total (host buffers): a faster chipset
             338, 366,
             0,
-            560, 600, 40,
+            560, 600, 20,
             100, 100, 60, 60, 80, 200,
             16, 150,
             50, 50, 450, 25, 6_000, 2_000);

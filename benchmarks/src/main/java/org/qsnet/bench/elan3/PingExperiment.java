@@ -1,0 +1,220 @@
+package org.qsnet.bench.elan3;
+
+import java.util.Map;
+
+import org.qsnet.elan3.E3DmaMain;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.Elan3Context;
+import org.qsnet.elan3.ElanProcess;
+import org.qsnet.elan3.Prun;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * Ping between two processes on two nodes, written against Elan3lib as a user would:
+ * <ul>
+ *   <li>latency: rank 0 posts one {@code putdma_main} of {@code size} bytes; rank 1 spins on the
+ *       word its destination event writes. Latency = the simulated time from posting the DMA to
+ *       rank 1 seeing the word (CALIBRATION.md's definition; the emulator's clock is global, so no
+ *       round-trip halving is needed). Warm-up iterations first (TLB, caches);</li>
+ *   <li>bandwidth: rank 0 posts {@code reps} DMAs back to back; the receiver's event counts all of
+ *       them; bandwidth = bytes / (last arrival seen - first post), in MB/s (10^6 B/s);</li>
+ *   <li>bidirectional: both ranks stream to each other at once; per-direction bandwidth.</li>
+ * </ul>
+ * Buffers are in main memory (allocMain, crossing PCI) or Elan memory (allocElan, SDRAM).
+ */
+public final class PingExperiment
+{
+    /** Where a buffer lives. */
+    public enum Placement
+    {
+        /** Host memory: the NIC reaches it across PCI. */
+        MAIN,
+        /** Elan SDRAM on the card. */
+        ELAN
+    }
+
+    private PingExperiment()
+    {
+    }
+
+    /**
+     * One-way latency of one DMA.
+     *
+     * @param profile the platform.
+     * @param size    bytes (0 allowed).
+     * @param src     source placement.
+     * @param dst     destination placement.
+     * @return latency in ns.
+     */
+    public static long latencyNs(final PlatformProfile profile, final int size, final Placement src, final Placement dst)
+    {
+        final long[] result = new long[1];
+        run(profile, (p, args) -> pingLatency(p, size, src, dst, result));
+        return result[0];
+    }
+
+    /**
+     * Streaming bandwidth.
+     *
+     * @param profile       the platform.
+     * @param size          bytes per DMA.
+     * @param reps          DMAs posted back to back.
+     * @param src           source placement.
+     * @param dst           destination placement.
+     * @param bidirectional both ranks send at once.
+     * @return MB/s (10^6 bytes per second) per direction.
+     */
+    public static double bandwidthMBs(final PlatformProfile profile, final int size, final int reps, final Placement src,
+        final Placement dst, final boolean bidirectional)
+    {
+        final double[] result = new double[2];
+        run(profile, (p, args) -> stream(p, size, reps, src, dst, bidirectional, result));
+        return bidirectional ? Math.min(result[0], result[1]) : result[0];
+    }
+
+    private static void run(final PlatformProfile profile, final org.qsnet.elan3.ElanMain main)
+    {
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), main).throwIfFailed();
+    }
+
+    private static long buffer(final Elan3Context ctx, final Placement where, final long size)
+    {
+        final long bytes = Math.max(64, size);
+        if (where == Placement.MAIN)
+        {
+            final long host = ctx.allocMain(64, bytes);
+            if (host == 0)
+            {
+                throw new QsnetException("allocMain of " + bytes + " bytes failed");
+            }
+            return ctx.main2elan(host);
+        }
+        final long sdram = ctx.allocElan(64, bytes);
+        if (sdram == 0)
+        {
+            throw new QsnetException("allocElan of " + bytes + " bytes failed");
+        }
+        return ctx.sdram2elan(sdram);
+    }
+
+    private static Elan3Context open(final long mainSize, final long elanSize)
+    {
+        final Elan3Context ctx = Elan3Context.init(0, Elan3Context.DEFAULT_MAIN_BASE, mainSize,
+            Elan3Context.DEFAULT_MAIN_BASE + mainSize, elanSize);
+        ctx.setRequiredMappings();
+        ctx.blockInputter(1);
+        final var cap = org.qsnet.elan3.Rms.getcap();
+        ctx.attach(cap);
+        ctx.addvp(0, cap);
+        return ctx;
+    }
+
+    private static long heap(final long size)
+    {
+        long h = 1 << 21;
+        while (h < 2 * size + (1 << 20))
+        {
+            h <<= 1;
+        }
+        return h;
+    }
+
+    private static void pingLatency(final ElanProcess p, final int size, final Placement src, final Placement dst,
+        final long[] result)
+    {
+        final Elan3Context ctx = open(heap(size), heap(size));
+        final int me = ctx.process();
+        final long ev = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+        final long word = ctx.allocMain(64, 64);
+        final long scratch = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
+        final long srcBuf = buffer(ctx, src, size);
+        final long dstBuf = buffer(ctx, dst, size);
+        ctx.initeventWord(ev, word);
+        ctx.blockInputter(0);
+        final int iterations = 5;
+        final long[] posted = new long[iterations];
+        // both ranks step in lock-step: rank 0 posts at a fixed schedule, rank 1 records arrivals
+        for (int i = 0; i < iterations; i++)
+        {
+            ctx.putInt(word, 0);
+            ctx.primeevent(ev, 1);
+            final long slot = 20_000L * (i + 1);
+            p.sim().advance(Math.max(0, slot - p.nowNs()));
+            if (me == 0)
+            {
+                final E3DmaMain d = new E3DmaMain();
+                d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
+                d.dma_size = size;
+                d.dma_source = srcBuf;
+                d.dma_dest = dstBuf;
+                d.dma_destEvent = ctx.sdram2elan(ev);
+                d.dma_destCookieVProc = 1;
+                d.dma_srcCookieVProc = ctx.localCookie(0, 1);
+                posted[i] = p.nowNs();
+                ctx.putdmaMain(d, scratch);
+                result[0] = posted[i];
+            }
+            else
+            {
+                ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
+                // rank 1 runs after rank 0 has posted in this slot: both clocks are global
+                result[0] = p.nowNs() - slot;
+            }
+        }
+    }
+
+    private static void stream(final ElanProcess p, final int size, final int reps, final Placement src,
+        final Placement dst, final boolean bidirectional, final double[] result)
+    {
+        final Elan3Context ctx = open(heap(size), heap(size));
+        final int me = ctx.process();
+        final int peer = 1 - me;
+        final long rxEv = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+        final long rxWord = ctx.allocMain(64, 64);
+        final long txEv = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+        final long txWord = ctx.allocMain(64, 64);
+        final long srcBuf = buffer(ctx, src, size);
+        final long dstBuf = buffer(ctx, dst, size);
+        final long[] scratch = new long[reps];
+        for (int i = 0; i < reps; i++)
+        {
+            scratch[i] = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
+        }
+        ctx.initeventWord(rxEv, rxWord);
+        ctx.primeevent(rxEv, reps);
+        ctx.initeventWord(txEv, txWord);
+        ctx.primeevent(txEv, reps);
+        ctx.blockInputter(0);
+        p.sim().advance(Math.max(0, 20_000 - p.nowNs()));
+        final boolean sends = me == 0 || bidirectional;
+        final boolean receives = me == 1 || bidirectional;
+        final long start = p.nowNs();
+        if (sends)
+        {
+            for (int i = 0; i < reps; i++)
+            {
+                final E3DmaMain d = new E3DmaMain();
+                d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
+                d.dma_size = size;
+                d.dma_source = srcBuf;
+                d.dma_dest = dstBuf;
+                d.dma_destEvent = ctx.sdram2elan(rxEv);
+                d.dma_destCookieVProc = peer;
+                d.dma_srcEvent = ctx.sdram2elan(txEv);
+                d.dma_srcCookieVProc = ctx.localCookie(me, peer);
+                ctx.putdmaMain(d, scratch[i]);
+            }
+        }
+        if (receives)
+        {
+            ctx.waitEventWord(rxEv, rxWord, Elan3.ELAN_POLL_EVENT);
+            // both ranks started at the same instant, 20 us
+            result[me == 1 ? 0 : 1] = (double)size * reps * 1e3 / (p.nowNs() - start);
+        }
+        if (sends)
+        {
+            ctx.waitEventWord(txEv, txWord, Elan3.ELAN_POLL_EVENT);
+        }
+    }
+}

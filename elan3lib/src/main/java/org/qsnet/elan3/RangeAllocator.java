@@ -1,0 +1,98 @@
+package org.qsnet.elan3;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.qsnet.fabric.QsnetException;
+
+/**
+ * First-fit allocator of an address range, with alignment: the heaps of {@code allocMain},
+ * {@code allocElan} and {@code allocVaddr}. Deterministic: the same calls give the same
+ * addresses in every process, which is what libelan's symmetric addressing relies on.
+ */
+final class RangeAllocator
+{
+    private final String name;
+    private final long base;
+    private final long size;
+    private final TreeMap<Long, Long> free = new TreeMap<>();
+    private final TreeMap<Long, Long> used = new TreeMap<>();
+
+    RangeAllocator(final String name, final long base, final long size)
+    {
+        this.name = name;
+        this.base = base;
+        this.size = size;
+        free.put(base, size);
+    }
+
+    long base()
+    {
+        return base;
+    }
+
+    long size()
+    {
+        return size;
+    }
+
+    /**
+     * @return the address, or -1 when no free range fits.
+     */
+    long alloc(final long alignArg, final long length)
+    {
+        QsnetException.require(length > 0, "size", length, "must be positive");
+        final long align = Math.max(8, alignArg);
+        QsnetException.require(Long.bitCount(align) == 1, "align", alignArg, "must be 0 or a power of two");
+        for (final Map.Entry<Long, Long> e : free.entrySet())
+        {
+            final long start = (e.getKey() + align - 1) & -align;
+            final long end = e.getKey() + e.getValue();
+            if (start + length <= end)
+            {
+                free.remove(e.getKey());
+                if (start > e.getKey())
+                {
+                    free.put(e.getKey(), start - e.getKey());
+                }
+                if (start + length < end)
+                {
+                    free.put(start + length, end - start - length);
+                }
+                used.put(start, length);
+                return start;
+            }
+        }
+        return -1;
+    }
+
+    void free(final long address)
+    {
+        final Long length = used.remove(address);
+        if (length == null)
+        {
+            throw new QsnetException("address 0x" + Long.toHexString(address) + " was not allocated from " + name);
+        }
+        long start = address;
+        long len = length;
+        final Map.Entry<Long, Long> before = free.floorEntry(start);
+        if (before != null && before.getKey() + before.getValue() == start)
+        {
+            start = before.getKey();
+            len += before.getValue();
+            free.remove(before.getKey());
+        }
+        final Long after = free.get(address + length);
+        if (after != null)
+        {
+            len += after;
+            free.remove(address + length);
+        }
+        free.put(start, len);
+    }
+
+    boolean contains(final long address)
+    {
+        return address >= base && address < base + size;
+    }
+}
