@@ -1,0 +1,88 @@
+package org.qsnet.bench.cli;
+
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import org.qsnet.bench.elan3.PingExperiment;
+import org.qsnet.bench.elan3.PingExperiment.Placement;
+import org.qsnet.bench.report.Plots;
+import org.qsnet.bench.report.Table;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code qsnet ping}: Elan3lib ping latency and bandwidth between two nodes.
+ */
+@Command(name = "ping", mixinStandardHelpOptions = true,
+    description = {"Elan3lib ping between two nodes, written as an Elan3lib program run under prun: one-way latency "
+        + "(post of the DMA to the destination event seen by the host) and bandwidth (back-to-back DMAs), with the "
+        + "source and destination buffers in main or Elan memory; --bidirectional: both ends send at once."})
+public final class PingCommand implements Callable<Integer>
+{
+    @Option(names = "--profile", defaultValue = "pentium3-he", description = "Platform profile. Default: ${DEFAULT-VALUE}.")
+    String profile;
+
+    @Option(names = "--src", defaultValue = "elan", description = "Source buffer: main or elan. Default: ${DEFAULT-VALUE}.")
+    String src;
+
+    @Option(names = "--dst", defaultValue = "elan", description = "Destination buffer: main or elan. Default: ${DEFAULT-VALUE}.")
+    String dst;
+
+    @Option(names = "--bidirectional", description = "Both ranks send at once (bandwidth per direction).")
+    boolean bidirectional;
+
+    @Option(names = "--sizes", split = ",",
+        defaultValue = "0,1,8,64,128,256,320,512,1024,2048,4096,16384,65536,262144,1048576",
+        description = "Message sizes in bytes. Default: ${DEFAULT-VALUE}.")
+    int[] sizes;
+
+    @Mixin
+    OutputOptions output;
+
+    private static Placement placement(final String option, final String v)
+    {
+        return switch (v.toLowerCase(Locale.ROOT))
+        {
+            case "main" -> Placement.MAIN;
+            case "elan" -> Placement.ELAN;
+            default -> throw new QsnetException(option + " '" + v + "' must be main or elan");
+        };
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PlatformProfile p = PlatformProfile.named(profile);
+        final Placement s = placement("--src", src);
+        final Placement d = placement("--dst", dst);
+        final Table t = new Table("Elan3lib ping, " + s.name().toLowerCase(Locale.ROOT) + " -> "
+            + d.name().toLowerCase(Locale.ROOT) + (bidirectional ? ", bidirectional" : ""))
+            .fact("emulator", "qsnet " + BuildInfo.version()).fact("profile", p.name() + ": " + p.description())
+            .fact("bandwidth", "4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction");
+        t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f");
+        final double[] x = new double[sizes.length];
+        final double[] y = new double[sizes.length];
+        int i = 0;
+        for (final int size : sizes)
+        {
+            QsnetException.require(size >= 0 && size <= (1 << 26), "--sizes value", size, "must be in 0..64 MB");
+            final double lat = bidirectional ? Double.NaN : PingExperiment.latencyNs(p, size, s, d) / 1000.0;
+            final double bw = size == 0 ? 0 : PingExperiment.bandwidthMBs(p, size, size > 65536 ? 2 : 4, s, d, bidirectional);
+            t.row(size, lat, bw);
+            x[i] = Math.max(1, size);
+            y[i++] = bw;
+            System.err.printf(Locale.ROOT, "%d B: %.3f us, %.1f MB/s%n", size, lat, bw);
+        }
+        output.emit(t, System.out);
+        if (output.plot != null)
+        {
+            Plots.lines(output.plot, "Elan3lib bandwidth, " + p.name(), "qsnet " + BuildInfo.version(), "message size (bytes)",
+                "MB/s", java.util.List.of(new Plots.Series(src + " -> " + dst, x, y)));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,135 @@
+package org.qsnet.bench.elan3;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+import org.qsnet.bench.elan3.PingExperiment.Placement;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * The figures of CALIBRATION.md that the Elan3lib level can reproduce, each with the experiment
+ * that measures it on the emulator.
+ */
+public final class Calibration
+{
+    /** MB/s per MiB/s. */
+    private static final double MIB = 1.048576;
+    private static final int BW_SIZE = 1 << 20;
+    private static final int BW_REPS = 2;
+
+    /**
+     * One published figure.
+     *
+     * @param profile   the platform it was measured on.
+     * @param figure    what it is.
+     * @param published the published value.
+     * @param unit      its unit.
+     * @param upperBound whether the figure is an upper bound ("below 280") rather than a value.
+     * @param measure   how the emulator measures it.
+     */
+    public record Target(String profile, String figure, double published, String unit, boolean upperBound,
+        ToDoubleFunction<PlatformProfile> measure)
+    {
+    }
+
+    /**
+     * The outcome of one target.
+     *
+     * @param target   the target.
+     * @param emulated the emulator's value.
+     */
+    public record Result(Target target, double emulated)
+    {
+        /**
+         * @return relative difference, emulated vs published.
+         */
+        public double difference()
+        {
+            return (emulated - target.published()) / target.published();
+        }
+
+        /**
+         * @return whether the emulated value is within 5 % (or below an upper bound).
+         */
+        public boolean ok()
+        {
+            return target.upperBound() ? emulated < target.published() : Math.abs(difference()) <= 0.05;
+        }
+    }
+
+    private Calibration()
+    {
+    }
+
+    private static double lat(final PlatformProfile p, final int size)
+    {
+        return PingExperiment.latencyNs(p, size, Placement.ELAN, Placement.ELAN) / 1000.0;
+    }
+
+    private static double bw(final PlatformProfile p, final Placement s, final Placement d, final boolean bidi)
+    {
+        return PingExperiment.bandwidthMBs(p, BW_SIZE, BW_REPS, s, d, bidi);
+    }
+
+    /**
+     * @return every Elan3lib-level target of CALIBRATION.md.
+     */
+    public static List<Target> targets()
+    {
+        final List<Target> t = new ArrayList<>();
+        for (final String prof : new String[] {"pentium3-he", "alpha-es40"})
+        {
+            final boolean p3 = prof.equals("pentium3-he");
+            t.add(new Target(prof, "Elan3lib latency 0 B", p3 ? 1.9 : 2.2, "us", false, p -> lat(p, 0)));
+            t.add(new Target(prof, "Elan3lib latency 1 B", 2.4, "us", false, p -> lat(p, 1)));
+            t.add(new Target(prof, "Elan3lib latency 64 B", 2.4, "us", false, p -> lat(p, 64)));
+            t.add(new Target(prof, "peak bandwidth Elan->Elan", 335, "MB/s", false,
+                p -> bw(p, Placement.ELAN, Placement.ELAN, false)));
+        }
+        t.add(new Target("pentium3-he", "bandwidth main->Elan", 321, "MB/s", false,
+            p -> bw(p, Placement.MAIN, Placement.ELAN, false)));
+        t.add(new Target("pentium3-he", "bandwidth Elan->main", 317, "MB/s", false,
+            p -> bw(p, Placement.ELAN, Placement.MAIN, false)));
+        t.add(new Target("pentium3-he", "bidirectional main->Elan, per direction", 280, "MB/s", false,
+            p -> bw(p, Placement.MAIN, Placement.ELAN, true)));
+        t.add(new Target("pentium3-he", "bidirectional Elan->Elan, per direction (below 280)", 280, "MB/s", true,
+            p -> bw(p, Placement.ELAN, Placement.ELAN, true)));
+        t.add(new Target("pentium3-he", "bidirectional main->main, per direction", 160, "MB/s", false,
+            p -> bw(p, Placement.MAIN, Placement.MAIN, true)));
+        t.add(new Target("alpha-es40", "bandwidth main->main", 200, "MB/s", false,
+            p -> bw(p, Placement.MAIN, Placement.MAIN, false)));
+        t.add(new Target("alpha-es40", "bidirectional Elan->Elan, per direction", 280, "MB/s", false,
+            p -> bw(p, Placement.ELAN, Placement.ELAN, true)));
+        t.add(new Target("alpha-es40", "bidirectional main->main, per direction", 80, "MB/s", false,
+            p -> bw(p, Placement.MAIN, Placement.MAIN, true)));
+        t.add(new Target("xeon-gc", "bidirectional main->main, both directions", 319, "MiB/s", false,
+            p -> 2 * bw(p, Placement.MAIN, Placement.MAIN, true) / MIB));
+        return t;
+    }
+
+    /**
+     * Measures targets.
+     *
+     * @param profileFilter a profile name, or null for all.
+     * @param progress      called after each result, may be null.
+     * @return one result per target.
+     */
+    public static List<Result> run(final String profileFilter, final java.util.function.Consumer<Result> progress)
+    {
+        final List<Result> out = new ArrayList<>();
+        for (final Target t : targets())
+        {
+            if (profileFilter == null || profileFilter.equals(t.profile()))
+            {
+                final Result r = new Result(t, t.measure().applyAsDouble(PlatformProfile.named(t.profile())));
+                out.add(r);
+                if (progress != null)
+                {
+                    progress.accept(r);
+                }
+            }
+        }
+        return out;
+    }
+}
