@@ -214,26 +214,35 @@ public final class Prun
 
     /**
      * A stream that prefixes every line printed by an emulated process with its rank ({@code prun -t}).
+     * Lines are assembled byte by byte and labelled with the process that completes them; only one
+     * simulated process runs at a time.
      *
      * @param out the real stream.
      * @return the labelling stream.
      */
     public static PrintStream labelled(final PrintStream out)
     {
-        return new PrintStream(out, true)
+        final java.io.OutputStream lines = new java.io.OutputStream()
         {
-            @Override
-            public void println(final String x)
-            {
-                final ElanProcess p = ElanProcess.currentOrNull();
-                super.println(p == null ? x : p.rank() + ": " + x);
-            }
+            private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
 
             @Override
-            public void println(final Object x)
+            public void write(final int b)
             {
-                println(String.valueOf(x));
+                line.write(b);
+                if (b == '\n')
+                {
+                    final ElanProcess p = ElanProcess.currentOrNull();
+                    if (p != null)
+                    {
+                        out.print(p.rank() + ": ");
+                    }
+                    out.write(line.toByteArray(), 0, line.size());
+                    out.flush();
+                    line.reset();
+                }
             }
         };
+        return new PrintStream(lines, true);
     }
 }
