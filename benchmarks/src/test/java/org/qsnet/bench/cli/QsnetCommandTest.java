@@ -95,9 +95,62 @@ class QsnetCommandTest
     }
 
     @Test
+    void shouldPrintTheCalibrationTableForAProfile()
+    {
+        final String[] r = run("calibrate", "--profile", "alpha-es40");
+        assertEquals("0", r[0], r[2]);
+        assertTrue(r[1].contains("alpha-es40") && r[1].contains("bidirectional main->main, per direction"), r[1]);
+        assertTrue(!r[1].contains(" NO"), r[1]);
+        final String[] bad = run("calibrate", "--profile", "cray-t3e");
+        assertEquals("2", bad[0]);
+        assertTrue(bad[2].contains("profile 'cray-t3e' is not one of: pentium3-he, alpha-es40, xeon-gc"), bad[2]);
+    }
+
+    @Test
+    void shouldRunAnSpmdJobUnderPrunAndFailOnABadProgram()
+    {
+        final PrintStream out = System.out;
+        final ByteArrayOutputStream o = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+        try
+        {
+            final PrunCommand ok = new PrunCommand();
+            ok.procs = 2;
+            ok.mapping = "block";
+            ok.profile = "pentium3-he";
+            ok.tag = true;
+            ok.mainClass = "org.qsnet.bench.examples.ElanPing";
+            ok.args = java.util.List.of("0", "10");
+            assertEquals(0, ok.call());
+        }
+        catch (final Exception e)
+        {
+            throw new AssertionError(e);
+        }
+        finally
+        {
+            System.setOut(out);
+        }
+        assertTrue(o.toString(StandardCharsets.UTF_8).startsWith("0: 0 bytes: "), o.toString(StandardCharsets.UTF_8));
+        final PrunCommand three = new PrunCommand();
+        three.procs = 3;
+        three.mapping = "block";
+        three.profile = "pentium3-he";
+        three.mainClass = "org.qsnet.bench.examples.ElanPing";
+        try
+        {
+            assertEquals(1, three.call(), "a rank that throws fails the job");
+        }
+        catch (final Exception e)
+        {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void shouldGiveHelpForEveryCommand()
     {
-        for (final String c : new String[] {"traffic", "congestion", "topology", "perf"})
+        for (final String c : new String[] {"traffic", "congestion", "topology", "perf", "ping", "calibrate"})
         {
             final String[] r = run(c, "--help");
             assertEquals("0", r[0], c);

@@ -73,6 +73,11 @@ public final class Elan3Nic implements PacketEndpoint
     private int preparing;
     private int inflight;
     private long lastWriteDoneNs;
+    /** Queued DMAs refused because their queue was full, per destination queue, oldest first: they are
+     * retried in order, and later packets for the same queue wait behind them (FIFO queues). */
+    private final Map<String, ArrayDeque<NicPacket>> refusedQueues = new HashMap<>();
+    /** Destination side: queues that refused a packet of a source and take only its retries until one lands. */
+    private final java.util.Set<String> refusing = new java.util.HashSet<>();
 
     private long dmasStarted;
     private long packetsSent;
@@ -449,10 +454,23 @@ public final class Elan3Nic implements PacketEndpoint
     {
         while (!staged.isEmpty() && inflight < machine.fabric().config().virtualChannels())
         {
+            final NicPacket p = staged.pollFirst();
+            final ArrayDeque<NicPacket> waiting = p.kind == NicPacket.QUEUED ? refusedQueues.get(queueKey(p)) : null;
+            if (waiting != null && !waiting.isEmpty())
+            {
+                // a packet for this queue is being retried: keep the queue's order
+                waiting.addLast(p);
+                continue;
+            }
             inflight++;
-            send(staged.pollFirst());
+            send(p);
         }
         kick(now);
+    }
+
+    private static String queueKey(final NicPacket p)
+    {
+        return p.job.ctx.nodeOf(p.job.vp) + ":" + p.job.ctx.vpContext[p.job.vp] + ":" + p.job.destEvent;
     }
 
     private void send(final NicPacket p)
@@ -512,8 +530,25 @@ public final class Elan3Nic implements PacketEndpoint
         {
             if (p.tries++ < job.failCount)
             {
-                // the remote queue was full or its inputter blocked: send the packet again later
-                origin.schedule(timeNs + profile.queueRetryNs(), t -> resend(p, t));
+                // the remote queue was full or its inputter blocked: send the packet again later,
+                // and for a queue keep every later packet behind it
+                if (p.kind == NicPacket.QUEUED)
+                {
+                    final ArrayDeque<NicPacket> waiting = refusedQueues.computeIfAbsent(queueKey(p), k -> new ArrayDeque<>());
+                    if (waiting.peekFirst() != p)
+                    {
+                        waiting.addLast(p);
+                    }
+                    if (waiting.peekFirst() == p)
+                    {
+                        // the oldest refused packet: retry it; the others follow once it lands
+                        origin.schedule(timeNs + profile.queueRetryNs(), t -> resend(p, t));
+                    }
+                }
+                else
+                {
+                    origin.schedule(timeNs + profile.queueRetryNs(), t -> resend(p, t));
+                }
             }
             else
             {
@@ -527,6 +562,10 @@ public final class Elan3Nic implements PacketEndpoint
         }
         else if (!job.failed)
         {
+            if (p.kind == NicPacket.QUEUED)
+            {
+                releaseNextRefused(p, timeNs);
+            }
             if (p.kind == NicPacket.ATOMIC && p.resultVa != 0)
             {
                 try
@@ -547,6 +586,27 @@ public final class Elan3Nic implements PacketEndpoint
         }
         tryInject(timeNs);
         kick(timeNs);
+    }
+
+    private void releaseNextRefused(final NicPacket landed, final long now)
+    {
+        final String key = queueKey(landed);
+        final ArrayDeque<NicPacket> waiting = refusedQueues.get(key);
+        if (waiting == null || waiting.isEmpty() || waiting.peekFirst() != landed)
+        {
+            return;
+        }
+        waiting.pollFirst();
+        if (waiting.isEmpty())
+        {
+            refusedQueues.remove(key);
+        }
+        else
+        {
+            final NicPacket next = waiting.peekFirst();
+            next.tries = Math.max(next.tries, 1);
+            resend(next, now);
+        }
     }
 
     private void resend(final NicPacket p, final long now)
@@ -701,11 +761,14 @@ public final class Elan3Nic implements PacketEndpoint
     {
         final DmaJob job = p.job;
         final long q = job.destEvent;
+        final String from = c.number + ":" + q + ":" + job.ctx.nic().node() + ":" + job.ctx.number;
         final int state = c.getInt(q + E3.Q_STATE, Mmu.REMOTE_READ);
-        if ((state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0)
+        if ((state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0 || (p.tries == 0 && refusing.contains(from)))
         {
+            refusing.add(from);
             return ACK_RETRY;
         }
+        refusing.remove(from);
         final int slotSize = c.getInt(q + E3.Q_SIZE, Mmu.REMOTE_READ);
         if (p.length > slotSize)
         {
