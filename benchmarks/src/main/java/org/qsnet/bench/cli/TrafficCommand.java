@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
         "Patterns: uniform, bit-reversal, butterfly, complement, transpose, perfect-shuffle, neighbor, hotspot, "
             + "multi-hotspot, combined.",
         "Packets are injected straight into each node's link at link speed; offered load is a fraction of the "
-            + "injection limit (the peak payload rate of one link, 338.6 MB/s)."})
+            + "injection limit (the peak payload rate of one link, 335.1 MB/s)."})
 public final class TrafficCommand implements Callable<Integer>
 {
     @Option(names = {"-p", "--pattern"}, split = ",", defaultValue = "uniform",

@@ -21,7 +21,7 @@ import org.qsnet.fabric.model.PacketEndpoint;
  * speed, keeping at most one packet per virtual channel outstanding (a packet's circuit is
  * held until its acknowledgement). Offered load is a fraction of the injection limit, the
  * peak payload rate of one link with full packets ({@link
- * org.qsnet.fabric.model.FabricConfig#peakPayloadBytesPerSecond()}, 338.6 MB/s for the Elite).
+ * org.qsnet.fabric.model.FabricConfig#peakPayloadBytesPerSecond()}, 335.1 MB/s for the Elite).
  */
 public final class TrafficExperiment
 {
