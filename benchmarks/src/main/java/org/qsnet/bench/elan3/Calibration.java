@@ -97,12 +97,25 @@ public final class Calibration
             p -> bw(p, Placement.ELAN, Placement.ELAN, true)));
         t.add(new Target("pentium3-he", "bidirectional main->main, per direction", 160, "MB/s", false,
             p -> bw(p, Placement.MAIN, Placement.MAIN, true)));
+        for (final int n : new int[] {2, 16})
+        {
+            t.add(new Target("pentium3-he", "hot-spot read, aggregate, " + n + " nodes (flat)", 314, "MB/s", false,
+                p -> HotspotExperiment.aggregateMBs(p, n, true, Placement.MAIN, 65536, 4)));
+            t.add(new Target("pentium3-he", "hot-spot write, aggregate, " + n + " nodes (flat)", 307, "MB/s", false,
+                p -> HotspotExperiment.aggregateMBs(p, n, false, Placement.MAIN, 65536, 4)));
+        }
         t.add(new Target("alpha-es40", "bandwidth main->main", 200, "MB/s", false,
             p -> bw(p, Placement.MAIN, Placement.MAIN, false)));
         t.add(new Target("alpha-es40", "bidirectional Elan->Elan, per direction", 280, "MB/s", false,
             p -> bw(p, Placement.ELAN, Placement.ELAN, true)));
         t.add(new Target("alpha-es40", "bidirectional main->main, per direction", 80, "MB/s", false,
             p -> bw(p, Placement.MAIN, Placement.MAIN, true)));
+        t.add(new Target("xeon-gc", "latency both ways at once / one way (not worse; bound 1.05)", 1.05, "ratio", true,
+            p ->
+            {
+                final long[] l = OsuExperiment.bidirectionalLatencyNs(p);
+                return (double)l[1] / l[0];
+            }));
         t.add(new Target("xeon-gc", "bidirectional main->main, both directions", 319, "MiB/s", false,
             p -> 2 * bw(p, Placement.MAIN, Placement.MAIN, true) / MIB));
         return t;

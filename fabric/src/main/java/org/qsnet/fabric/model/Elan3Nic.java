@@ -750,7 +750,7 @@ public final class Elan3Nic implements PacketEndpoint
         {
             c.write(va, data, 0, data.length, Mmu.REMOTE_WRITE, "DMA destination");
         }
-        c.notifyWrite(va);
+        c.notifyWrite(va, data == null ? 1 : data.length);
         if (destEvent != 0)
         {
             setEvent(c, destEvent, now);

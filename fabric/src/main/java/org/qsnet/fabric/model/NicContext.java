@@ -210,6 +210,22 @@ public final class NicContext
         }
     }
 
+    /** Wakes whoever watches an address the NIC just wrote within {@code [va, va + length)}. */
+    void notifyWrite(final long va, final int length)
+    {
+        if (watchers.isEmpty())
+        {
+            return;
+        }
+        for (final Map.Entry<Long, Signal> e : watchers.entrySet())
+        {
+            if (e.getKey() >= va && e.getKey() < va + Math.max(1, length))
+            {
+                e.getValue().fire();
+            }
+        }
+    }
+
     /**
      * @return faults the NIC recorded for this context, oldest first.
      */

@@ -1,0 +1,102 @@
+package org.qsnet.bench.elan3;
+
+import java.util.Map;
+
+import org.qsnet.bench.elan3.PingExperiment.Placement;
+import org.qsnet.elan3.E3DmaMain;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.Elan3Context;
+import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.Rms;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * Hot spot at the Elan3lib level: every other process reads from (get) or writes to (put) the
+ * same memory block of process 0, {@code reps} DMAs of {@code size} bytes each, all at once.
+ * Aggregate bandwidth = all bytes moved / (last completion - start), MB/s; per node = aggregate
+ * / senders.
+ */
+public final class HotspotExperiment
+{
+    private HotspotExperiment()
+    {
+    }
+
+    /**
+     * @param profile the platform.
+     * @param procs   processes, one per node (2..nodes).
+     * @param read    gets from the hot block (true) or puts into it.
+     * @param where   where the hot block and the others' buffers live.
+     * @param size    bytes per DMA.
+     * @param reps    DMAs per process.
+     * @return aggregate MB/s.
+     */
+    public static double aggregateMBs(final PlatformProfile profile, final int procs, final boolean read,
+        final Placement where, final int size, final int reps)
+    {
+        final long[] end = new long[procs];
+        final long start = 20_000;
+        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), (p, args) ->
+        {
+            final long heap = Math.max(1 << 21, 4L * size);
+            final Elan3Context ctx = Elan3Context.init(0, Elan3Context.DEFAULT_MAIN_BASE, heap,
+                Elan3Context.DEFAULT_MAIN_BASE + heap, heap);
+            ctx.setRequiredMappings();
+            ctx.blockInputter(1);
+            final var cap = Rms.getcap();
+            ctx.attach(cap);
+            ctx.addvp(0, cap);
+            final int me = ctx.process();
+            final long block = where == Placement.MAIN ? ctx.main2elan(ctx.allocMain(64, size))
+                : ctx.sdram2elan(ctx.allocElan(64, size));
+            final long local = where == Placement.MAIN ? ctx.main2elan(ctx.allocMain(64, size))
+                : ctx.sdram2elan(ctx.allocElan(64, size));
+            final long ev = ctx.allocElan(8, 16);
+            final long word = ctx.allocMain(8, 8);
+            final long[] scratch = new long[reps];
+            for (int i = 0; i < reps; i++)
+            {
+                scratch[i] = ctx.allocElan(32, 32);
+            }
+            ctx.initeventWord(ev, word);
+            ctx.primeevent(ev, reps);
+            ctx.blockInputter(0);
+            p.sim().advance(start - p.nowNs());
+            if (me != 0)
+            {
+                for (int i = 0; i < reps; i++)
+                {
+                    final E3DmaMain d = new E3DmaMain();
+                    d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, read ? Elan3.DMA_READ : Elan3.DMA_WRITE,
+                        Elan3.DMA_NORMAL, 0);
+                    d.dma_size = size;
+                    d.dma_source = read ? block : local;
+                    d.dma_dest = read ? local : block;
+                    if (read)
+                    {
+                        // a get completes at the reader: its destination event
+                        d.dma_destEvent = ctx.sdram2elan(ev);
+                        d.dma_destCookieVProc = ctx.localCookie(me, 0);
+                        d.dma_srcCookieVProc = ctx.remoteCookie(me, 0);
+                    }
+                    else
+                    {
+                        // a put completes at the writer when acknowledged: its source event
+                        d.dma_srcEvent = ctx.sdram2elan(ev);
+                        d.dma_destCookieVProc = 0;
+                        d.dma_srcCookieVProc = ctx.localCookie(me, 0);
+                    }
+                    ctx.putdmaMain(d, scratch[i]);
+                }
+                ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
+                end[me] = p.nowNs();
+            }
+        }).throwIfFailed();
+        long last = 0;
+        for (int i = 1; i < procs; i++)
+        {
+            last = Math.max(last, end[i]);
+        }
+        return (double)size * reps * (procs - 1) * 1e3 / (last - start);
+    }
+}

@@ -1,0 +1,325 @@
+package org.qsnet.bench.elan3;
+
+import java.util.Map;
+
+import org.qsnet.elan3.E3DmaMain;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.Elan3Context;
+import org.qsnet.elan3.ElanMain;
+import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.Rms;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * The Ohio State micro-benchmarks at the Elan3lib level (Liu et al., 2003), each an Elan3lib
+ * program run under prun; buffers in host memory as in the paper unless said otherwise.
+ */
+public final class OsuExperiment
+{
+    private static final long START = 20_000;
+
+    private OsuExperiment()
+    {
+    }
+
+    /** What every test program has at hand. */
+    private record Env(Elan3Context ctx, int me, long rxEv, long rxWord, long txEv, long txWord, long scratch)
+    {
+    }
+
+    @FunctionalInterface
+    private interface Body
+    {
+        void run(org.qsnet.elan3.ElanProcess p, Env e) throws Exception;
+    }
+
+    private static void run(final PlatformProfile profile, final int procs, final long heap, final Body body)
+    {
+        final ElanMain main = (p, args) ->
+        {
+            final Elan3Context ctx = Elan3Context.init(0, Elan3Context.DEFAULT_MAIN_BASE, heap,
+                Elan3Context.DEFAULT_MAIN_BASE + heap, 1 << 21);
+            ctx.setRequiredMappings();
+            ctx.blockInputter(1);
+            final var cap = Rms.getcap();
+            ctx.attach(cap);
+            ctx.addvp(0, cap);
+            final Env e = new Env(ctx, ctx.process(), ctx.allocElan(8, 16), ctx.allocMain(8, 8), ctx.allocElan(8, 16),
+                ctx.allocMain(8, 8), ctx.allocElan(32, 32));
+            ctx.initeventWord(e.rxEv, e.rxWord);
+            ctx.initeventWord(e.txEv, e.txWord);
+            ctx.blockInputter(0);
+            body.run(p, e);
+        };
+        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), main).throwIfFailed();
+    }
+
+    private static E3DmaMain put(final Env e, final int peer, final long src, final long dst, final long size,
+        final boolean destEvent, final boolean srcEvent)
+    {
+        final E3DmaMain d = new E3DmaMain();
+        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
+        d.dma_size = size;
+        d.dma_source = src;
+        d.dma_dest = dst;
+        d.dma_destEvent = destEvent ? e.ctx.sdram2elan(e.rxEv) : 0;
+        d.dma_srcEvent = srcEvent ? e.ctx.sdram2elan(e.txEv) : 0;
+        d.dma_destCookieVProc = peer;
+        d.dma_srcCookieVProc = e.ctx.localCookie(e.me, peer);
+        return d;
+    }
+
+    private static void clear(final Env e, final long word, final long ev, final int count)
+    {
+        e.ctx.putInt(word, 0);
+        e.ctx.primeevent(ev, count);
+    }
+
+    /**
+     * Bandwidth with a window of {@code window} outstanding DMAs: rank 0 posts the window, waits
+     * for all of them to complete (source event), repeats.
+     *
+     * @param profile the platform.
+     * @param size    bytes per DMA.
+     * @param window  DMAs outstanding.
+     * @param loops   windows.
+     * @return MB/s.
+     */
+    public static double windowBandwidthMBs(final PlatformProfile profile, final int size, final int window, final int loops)
+    {
+        final double[] r = new double[1];
+        run(profile, 2, 1 << 22, (p, e) ->
+        {
+            final long buf = e.ctx.main2elan(e.ctx.allocMain(64, Math.max(64, size)));
+            final long[] scratch = new long[window];
+            for (int i = 0; i < window; i++)
+            {
+                scratch[i] = e.ctx.allocElan(32, 32);
+            }
+            p.sim().advance(START - p.nowNs());
+            if (e.me == 0)
+            {
+                for (int l = 0; l < loops; l++)
+                {
+                    clear(e, e.txWord, e.txEv, window);
+                    for (int i = 0; i < window; i++)
+                    {
+                        e.ctx.putdmaMain(put(e, 1, buf, buf, size, false, true), scratch[i]);
+                    }
+                    e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
+                }
+                r[0] = (double)size * window * loops * 1e3 / (p.nowNs() - START);
+            }
+        });
+        return r[0];
+    }
+
+    /**
+     * Host overhead: the time the host spends in {@code elan3_putdma_main}, per operation.
+     *
+     * @param profile the platform.
+     * @return ns per DMA posted.
+     */
+    public static double hostOverheadNs(final PlatformProfile profile)
+    {
+        final double[] r = new double[1];
+        run(profile, 2, 1 << 22, (p, e) ->
+        {
+            final long buf = e.ctx.main2elan(e.ctx.allocMain(64, 64));
+            final long[] scratch = new long[100];
+            for (int i = 0; i < scratch.length; i++)
+            {
+                scratch[i] = e.ctx.allocElan(32, 32);
+            }
+            if (e.me == 0)
+            {
+                long spent = 0;
+                for (int i = 0; i < scratch.length; i++)
+                {
+                    final E3DmaMain d = put(e, 1, buf, buf, 4, false, false);
+                    final long t = p.nowNs();
+                    e.ctx.putdmaMain(d, scratch[i]);
+                    spent += p.nowNs() - t;
+                    p.sim().advance(5_000);
+                }
+                r[0] = (double)spent / scratch.length;
+            }
+        });
+        return r[0];
+    }
+
+    /**
+     * One-way latency of a {@code size}-byte put into host memory, detected (a) by polling the last
+     * word of the buffer, (b) by polling the event word, (c) by a blocking wait on the event.
+     *
+     * @param profile the platform.
+     * @param size    bytes, at least 4.
+     * @return {by buffer, by event, blocking} in ns.
+     */
+    public static long[] completionLatencyNs(final PlatformProfile profile, final int size)
+    {
+        final long[] r = new long[3];
+        run(profile, 2, 1 << 22, (p, e) ->
+        {
+            final long src = e.ctx.allocMain(64, Math.max(64, size));
+            final long dst = e.ctx.allocMain(64, Math.max(64, size));
+            for (int mode = 0; mode < 3; mode++)
+            {
+                for (int it = 0; it < 3; it++)
+                {
+                    final long slot = START + 100_000L * (mode * 3 + it);
+                    final int pattern = mode * 3 + it + 1;
+                    clear(e, e.rxWord, e.rxEv, 1);
+                    p.sim().advance(slot - p.nowNs());
+                    if (e.me == 0)
+                    {
+                        e.ctx.putInt(src + size - 4, pattern);
+                        // polling the buffer needs no event: the DMA carries none in that mode
+                        e.ctx.putdmaMain(put(e, 1, e.ctx.main2elan(src), e.ctx.main2elan(dst), size, mode != 0, false),
+                            e.scratch);
+                    }
+                    else
+                    {
+                        if (mode == 0)
+                        {
+                            final long va = e.ctx.main2elan(dst + size - 4);
+                            e.ctx.waitFor(() -> e.ctx.getInt(dst + size - 4) == pattern, va, Elan3.ELAN_POLL_EVENT);
+                        }
+                        else
+                        {
+                            e.ctx.waitEventWord(e.rxEv, e.rxWord, mode == 1 ? Elan3.ELAN_POLL_EVENT : Elan3.ELAN_WAIT_EVENT);
+                        }
+                        r[mode] = p.nowNs() - slot;
+                    }
+                }
+            }
+        });
+        return r;
+    }
+
+    /**
+     * Buffer reuse: {@code messages} puts of {@code size} bytes; a fraction {@code reusePercent} of
+     * them reuse buffer 0, the others cycle through {@code buffers} buffers in FIFO order (each on
+     * its own pages), so the NIC's 16-entry TLB misses when the set is large.
+     *
+     * @param profile      the platform.
+     * @param size         bytes per message.
+     * @param buffers      buffers in the FIFO.
+     * @param reusePercent 0..100.
+     * @return mean ns per message (post to completion).
+     */
+    public static double bufferReuseNs(final PlatformProfile profile, final int size, final int buffers,
+        final int reusePercent)
+    {
+        final double[] r = new double[1];
+        final long stride = (Math.max(size, 1) + 8191L) / 8192 * 8192 + 8192;
+        run(profile, 2, Math.max(1 << 22, Long.highestOneBit(stride * buffers) * 2), (p, e) ->
+        {
+            final long base = e.ctx.allocMain(8192, stride * buffers);
+            final int messages = 200;
+            p.sim().advance(START - p.nowNs());
+            if (e.me == 0)
+            {
+                int next = 0;
+                for (int m = 0; m < messages; m++)
+                {
+                    final boolean reuse = (m * reusePercent) / 100 != ((m + 1) * reusePercent) / 100;
+                    final int b = reuse ? 0 : next++ % buffers;
+                    final long va = e.ctx.main2elan(base + b * stride);
+                    clear(e, e.txWord, e.txEv, 1);
+                    e.ctx.putdmaMain(put(e, 1, va, va, size, false, true), e.scratch);
+                    e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
+                }
+                r[0] = (double)(p.nowNs() - START) / messages;
+            }
+        });
+        return r[0];
+    }
+
+    /**
+     * Hot-spot send (master puts to each of {@code slaves} slaves) or receive (every slave puts to
+     * the master at once).
+     *
+     * @param profile the platform.
+     * @param slaves  slaves, 1..nodes-1.
+     * @param size    bytes per message.
+     * @param receive true: slaves to master.
+     * @return aggregate MB/s.
+     */
+    public static double hotspotSendReceiveMBs(final PlatformProfile profile, final int slaves, final int size,
+        final boolean receive)
+    {
+        final long[] end = new long[1];
+        run(profile, slaves + 1, 1 << 22, (p, e) ->
+        {
+            final long buf = e.ctx.main2elan(e.ctx.allocMain(64, Math.max(64, size)));
+            final long[] scratch = new long[slaves];
+            for (int i = 0; i < slaves; i++)
+            {
+                scratch[i] = e.ctx.allocElan(32, 32);
+            }
+            clear(e, e.rxWord, e.rxEv, e.me == 0 && receive ? slaves : 1);
+            clear(e, e.txWord, e.txEv, e.me == 0 && !receive ? slaves : 1);
+            p.sim().advance(START - p.nowNs());
+            if (e.me == 0)
+            {
+                if (!receive)
+                {
+                    for (int s = 1; s <= slaves; s++)
+                    {
+                        e.ctx.putdmaMain(put(e, s, buf, buf, size, false, true), scratch[s - 1]);
+                    }
+                    e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
+                }
+                else
+                {
+                    e.ctx.waitEventWord(e.rxEv, e.rxWord, Elan3.ELAN_POLL_EVENT);
+                }
+                end[0] = p.nowNs();
+            }
+            else if (receive)
+            {
+                e.ctx.putdmaMain(put(e, 0, buf, buf, size, true, false), e.scratch);
+            }
+        });
+        return (double)size * slaves * 1e3 / (end[0] - START);
+    }
+
+    /**
+     * Latency when both ends send at once (a 4-byte put each way), against one way.
+     *
+     * @param profile the platform.
+     * @return {unidirectional, bidirectional} latency in ns.
+     */
+    public static long[] bidirectionalLatencyNs(final PlatformProfile profile)
+    {
+        final long[] r = new long[2];
+        run(profile, 2, 1 << 22, (p, e) ->
+        {
+            final long buf = e.ctx.main2elan(e.ctx.allocMain(64, 64));
+            for (int mode = 0; mode < 2; mode++)
+            {
+                for (int it = 0; it < 3; it++)
+                {
+                    final long slot = START + 100_000L * (mode * 3 + it);
+                    clear(e, e.rxWord, e.rxEv, 1);
+                    final E3DmaMain d = put(e, 1 - e.me, buf, buf, 4, true, false);
+                    p.sim().advance(slot - p.nowNs());
+                    if (e.me == 0 || mode == 1)
+                    {
+                        e.ctx.putdmaMain(d, e.scratch);
+                    }
+                    if (e.me == 1 || mode == 1)
+                    {
+                        e.ctx.waitEventWord(e.rxEv, e.rxWord, Elan3.ELAN_POLL_EVENT);
+                        if (e.me == 1)
+                        {
+                            r[mode] = p.nowNs() - slot;
+                        }
+                    }
+                }
+            }
+        });
+        return r;
+    }
+}
