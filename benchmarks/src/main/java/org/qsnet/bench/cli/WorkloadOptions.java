@@ -57,6 +57,15 @@ public final class WorkloadOptions
     @Option(names = "--job-placement", defaultValue = "block", description = "combined: block (two halves) or cyclic (alternate nodes). Default: ${DEFAULT-VALUE}.")
     String jobPlacement;
 
+    @Option(names = "--injection", defaultValue = "link",
+        description = "link: packets straight into each node's link at link speed; nic: DMAs between Elan memories "
+            + "through the Elan3 NIC model (what the published figures measured). Default: ${DEFAULT-VALUE}.")
+    String injection;
+
+    @Option(names = "--profile", defaultValue = "alpha-es40",
+        description = "Platform profile of the NIC model for --injection nic (its fabric is resized to the nodes). Default: ${DEFAULT-VALUE}.")
+    String profile;
+
     @Mixin
     FabricOptions fabric;
 
@@ -71,7 +80,8 @@ public final class WorkloadOptions
             Math.round(warmupUs * 1000), Math.round(measureUs * 1000), hotspotNode, readRatio, ioNodes == 0 ? Math.max(1, nodes / 8) : ioNodes,
             choice("--io-placement", ioPlacement, "distributed", "clustered"), choice("--io-dest", ioDest, "random", "deterministic"),
             choice("--io-mapping", ioMapping, "shared", "dedicated"), ioLoad,
-            choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed);
+            choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed,
+            choice("--injection", injection, "nic", "link"), org.qsnet.fabric.model.PlatformProfile.named(profile).name());
     }
 
     private static boolean choice(final String option, final String value, final String yes, final String no)

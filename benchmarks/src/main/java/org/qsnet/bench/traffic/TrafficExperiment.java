@@ -5,7 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.memory.Mmu;
+import org.qsnet.fabric.memory.SparseMemory;
+import org.qsnet.fabric.model.E3;
+import org.qsnet.fabric.model.Elan3Nic;
+import org.qsnet.fabric.model.Machine;
+import org.qsnet.fabric.model.NicContext;
+import org.qsnet.fabric.model.PlatformProfile;
 import org.qsnet.fabric.engine.Origin;
 import org.qsnet.fabric.model.Fabric;
 import org.qsnet.fabric.model.FabricPort;
@@ -29,6 +39,8 @@ public final class TrafficExperiment
     private final double offeredLoad;
     private final Kernel kernel;
     private final Fabric fabric;
+    private final Machine machine;
+    private final Map<Long, Message> inFlight = new HashMap<>();
     private final Node[] nodes;
     private final long windowStartNs;
     private final long windowEndNs;
@@ -53,7 +65,16 @@ public final class TrafficExperiment
         this.spec = spec;
         this.offeredLoad = offeredLoad;
         this.kernel = new Kernel();
-        this.fabric = new Fabric(kernel, spec.fabric());
+        if (spec.viaNic())
+        {
+            this.machine = new Machine(kernel, PlatformProfile.named(spec.profile()).withFabric(spec.fabric()));
+            this.fabric = machine.fabric();
+        }
+        else
+        {
+            this.machine = null;
+            this.fabric = new Fabric(kernel, spec.fabric());
+        }
         this.limitBytesPerNs = spec.fabric().peakPayloadBytesPerSecond() / 1e9;
         this.windowStartNs = spec.warmupNs();
         this.windowEndNs = spec.warmupNs() + spec.measureNs();
@@ -67,7 +88,14 @@ public final class TrafficExperiment
         configure();
         for (final Node n : nodes)
         {
-            n.port = fabric.attach(n.id, n);
+            if (machine == null)
+            {
+                n.port = fabric.attach(n.id, n);
+            }
+            else
+            {
+                n.attachNic();
+            }
             if (n.rateBytesPerNs > 0)
             {
                 n.scheduleNext(0);
@@ -282,6 +310,15 @@ public final class TrafficExperiment
             measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0);
     }
 
+    private static final int CONTEXT = 0x400;
+    private static final int[] KEY = {0x51, 0x53, 0x4e, 0x45};
+    private static final long HEAP = 0x200000;
+    private static final long HEAP_SIZE = 1 << 21;
+    private static final int RING = 256;
+    private static final int BUFFER = 256 * 1024;
+    private static final long SOURCE = HEAP + 0x20000;
+    private static final long DEST = SOURCE + BUFFER;
+
     @FunctionalInterface
     private interface Chooser
     {
@@ -360,8 +397,16 @@ public final class TrafficExperiment
                 jobGeneratedBytes[job] += bytes;
             }
             final int max = spec.fabric().maxPayloadBytes();
-            queue.addLast(new Message(this, dst, bytes, nowNs, read, max));
-            trySend();
+            final Message m = new Message(this, dst, bytes, nowNs, read, max);
+            if (machine != null)
+            {
+                postDma(m);
+            }
+            else
+            {
+                queue.addLast(m);
+                trySend();
+            }
             scheduleNext(nowNs);
         }
 
@@ -381,6 +426,63 @@ public final class TrafficExperiment
                 port.inject(Packet.unicast(id, m.destination, payload).attach(m));
             }
         }
+
+        // ---- injection through the Elan3 NIC model: DMAs between the nodes' Elan memories
+
+        NicContext ctx;
+        long descriptors;
+        int nextDescriptor;
+
+        void attachNic()
+        {
+            final Elan3Nic nic = machine.nic(id);
+            ctx = nic.attach(CONTEXT, KEY, new SparseMemory("main memory of node " + id, 1L << 32), null);
+            final int[] vpNode = new int[nodes.length];
+            final int[] vpContext = new int[nodes.length];
+            for (int i = 0; i < nodes.length; i++)
+            {
+                vpNode[i] = i;
+                vpContext[i] = CONTEXT;
+            }
+            ctx.setVpTable(id, vpNode, vpContext);
+            ctx.mmu().map(HEAP, Mmu.Kind.SDRAM, nic.reserveSdram(HEAP_SIZE), HEAP_SIZE, Mmu.ALL);
+            descriptors = HEAP;
+            nic.observe((dmaId, bytes, last, t) -> landed(dmaId, bytes, last, t));
+        }
+
+        private void postDma(final Message m)
+        {
+            final long desc = descriptors + (long)(nextDescriptor++ % RING) * E3.DMA_SIZE;
+            final SparseMemory sdram = machine.nic(id).sdram();
+            final long at = Mmu.offset(ctx.mmu().translate(desc, Mmu.WRITE, "descriptor"));
+            final int size = Math.min(m.bytes, BUFFER);
+            sdram.putInt(at + E3.DMA_TYPE, E3.dmaType(E3.DMA_BYTE, m.readRequest ? E3.DMA_READ : E3.DMA_WRITE, E3.DMA_NORMAL, 0));
+            sdram.putInt(at + E3.DMA_SIZE_FIELD, size);
+            sdram.putInt(at + E3.DMA_SOURCE, (int)SOURCE);
+            sdram.putInt(at + E3.DMA_DEST, (int)DEST);
+            sdram.putInt(at + E3.DMA_DEST_EVENT, 0);
+            sdram.putInt(at + E3.DMA_SRC_EVENT, 0);
+            sdram.putInt(at + E3.DMA_DEST_COOKIE_VPROC, m.readRequest ? id : m.destination);
+            sdram.putInt(at + E3.DMA_SRC_COOKIE_VPROC, m.readRequest ? m.destination : id);
+            inFlight.put(machine.nic(id).command(ctx, desc), m);
+        }
+
+        private void landed(final long dmaId, final int bytes, final boolean last, final long timeNs)
+        {
+            final Message m = last ? inFlight.remove(dmaId) : inFlight.get(dmaId);
+            if (m != null && timeNs >= windowStartNs && timeNs < windowEndNs)
+            {
+                jobBytes[m.source.job] += bytes;
+                m.source.acceptedBytes += bytes;
+                if (last && m.source.job == measuredJob)
+                {
+                    messages++;
+                    latencySumNs += timeNs - m.generatedNs;
+                }
+            }
+        }
+
+        // ---- injection straight into the link
 
         @Override
         public long onArrival(final Packet packet, final long timeNs)

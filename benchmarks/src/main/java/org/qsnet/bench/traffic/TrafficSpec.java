@@ -24,6 +24,9 @@ import org.qsnet.fabric.model.FabricConfig;
  * @param ioLoad           load of the I/O job in the combined experiment, fraction of the limit.
  * @param cyclicJobs       combined: jobs on alternate nodes (true) or on the two halves.
  * @param seed             seed of every random stream of the workload.
+ * @param viaNic           inject through the Elan3 NIC model (DMAs between Elan memories) instead of
+ *                         straight into the links at link speed.
+ * @param profile          the platform profile whose NIC parameters apply when {@code viaNic}.
  */
 public record TrafficSpec(
     Pattern pattern,
@@ -42,7 +45,9 @@ public record TrafficSpec(
     boolean ioShared,
     double ioLoad,
     boolean cyclicJobs,
-    long seed)
+    long seed,
+    boolean viaNic,
+    String profile)
 {
     /**
      * Validates the experiment.
@@ -50,6 +55,7 @@ public record TrafficSpec(
     public TrafficSpec
     {
         QsnetException.require(pattern != null, "pattern", null, "must be given");
+        QsnetException.require(profile != null, "profile", null, "must be given");
         QsnetException.require(nodes >= 2, "nodes", nodes, "must be at least 2");
         long size = 1;
         for (int i = 0; i < fabric.dim(); i++)

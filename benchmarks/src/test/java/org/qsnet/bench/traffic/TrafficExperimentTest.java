@@ -28,7 +28,7 @@ class TrafficExperimentTest
         final boolean cyclicJobs, final long seed)
     {
         return new TrafficSpec(p, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)).withSeed(seed), 320, false, true,
-            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed);
+            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed, false, "pentium3-he");
     }
 
     @Test
@@ -104,6 +104,31 @@ class TrafficExperimentTest
         assertNotEquals(a, c);
     }
 
+    private static TrafficSpec viaNic(final Pattern p, final int nodes, final double readRatio)
+    {
+        final TrafficSpec s = spec(p, nodes, readRatio, 0, 1);
+        return new TrafficSpec(s.pattern(), s.nodes(), s.fabric(), s.messageBytes(), s.exponentialSize(), s.poissonArrivals(),
+            s.warmupNs(), s.measureNs(), s.hotspotNode(), s.readRatio(), s.ioNodes(), s.ioDistributed(), s.ioRandomDest(),
+            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), true, "alpha-es40");
+    }
+
+    @Test
+    void shouldDriveTheSameWorkloadsThroughTheNicModel()
+    {
+        final TrafficPoint low = new TrafficExperiment(viaNic(Pattern.UNIFORM, 64, 0), 0.1).run();
+        assertEquals(low.generatedLoad(), low.acceptedLoad(), 0.01, low.toString());
+        final TrafficPoint linkLow = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 0.1).run();
+        assertTrue(low.meanLatencyUs() > linkLow.meanLatencyUs() + 1.0,
+            "the NIC adds command, DMA and inputter time: " + low.meanLatencyUs() + " vs " + linkLow.meanLatencyUs());
+        for (final double read : new double[] {0, 1})
+        {
+            final TrafficPoint hot = new TrafficExperiment(viaNic(Pattern.HOTSPOT, 16, read), 0.5).run();
+            assertEquals(PEAK_MBS, hot.aggregateMBs(), PEAK_MBS * 0.03, "hot spot through the NIC, read ratio " + read);
+        }
+        assertEquals(new TrafficExperiment(viaNic(Pattern.COMPLEMENT, 64, 0), 0.8).run(),
+            new TrafficExperiment(viaNic(Pattern.COMPLEMENT, 64, 0), 0.8).run());
+    }
+
     @Test
     void shouldComputePermutationPartnersByBitOperations()
     {
@@ -140,7 +165,7 @@ class TrafficExperimentTest
             () -> spec(Pattern.BIT_REVERSAL, 24, 0, 0, 1)).getMessage());
         assertEquals("nodes 100 must fit the 4-ary 3-tree (64 nodes)", assertThrows(QsnetException.class,
             () -> new TrafficSpec(Pattern.UNIFORM, 100, FabricConfig.elite(3), 320, false, true, 0, 10_000, 0, 0, 1,
-                false, true, false, 0, false, 1)).getMessage());
+                false, true, false, 0, false, 1, false, "pentium3-he")).getMessage());
         assertEquals("pattern 'zigzag' is not one of: uniform, bit-reversal, butterfly, complement, transpose, "
             + "perfect-shuffle, neighbor, hotspot, multi-hotspot, combined",
             assertThrows(QsnetException.class, () -> Pattern.parse("zigzag")).getMessage());

@@ -80,6 +80,8 @@ public final class Elan3Nic implements PacketEndpoint
     private final java.util.Set<String> refusing = new java.util.HashSet<>();
 
     private long dmasStarted;
+    private long nextDmaId;
+    private LandingObserver observer;
     private long packetsSent;
     private long packetsReceived;
     private long bytesSent;
@@ -244,13 +246,41 @@ public final class Elan3Nic implements PacketEndpoint
      *
      * @param ctx    the issuing context.
      * @param descVa Elan address of the descriptor.
+     * @return an id of the DMA, unique on the machine (see {@link LandingObserver}).
      */
-    public void command(final NicContext ctx, final long descVa)
+    public long command(final NicContext ctx, final long descVa)
     {
         final DmaJob job = decode(ctx, descVa);
+        job.id = ((long)node << 40) | nextDmaId++;
         final long now = kernel.nowNs();
         final long t = microcode.use(now, profile.cmdProcNs()) + profile.sdramNs(E3.DMA_SIZE);
         origin.schedule(t, x -> enqueue(job, x));
+        return job.id;
+    }
+
+    /**
+     * Watches data landing in this NIC's memory, for measurement tools (the traffic experiments).
+     */
+    @FunctionalInterface
+    public interface LandingObserver
+    {
+        /**
+         * A packet's data has been written at this node.
+         *
+         * @param dmaId  the id {@link #command} returned for the DMA (for a read: the requester's).
+         * @param bytes  data bytes of the packet.
+         * @param last   whether it was the DMA's last packet.
+         * @param timeNs when the write completed.
+         */
+        void landed(long dmaId, int bytes, boolean last, long timeNs);
+    }
+
+    /**
+     * @param observer told of every packet's data landing here; null for none.
+     */
+    public void observe(final LandingObserver observer)
+    {
+        this.observer = observer;
     }
 
     private DmaJob decode(final NicContext ctx, final long descVa)
@@ -681,7 +711,16 @@ public final class Elan3Nic implements PacketEndpoint
                     final long done = write(c, va, blocks(p.length), acceptedNs);
                     final byte[] data = p.data;
                     final long destEvent = p.last ? job.destEvent : 0;
-                    origin.schedule(done, t -> land(c, va, data, destEvent, t));
+                    final long id = job.id;
+                    final boolean last = p.last;
+                    origin.schedule(done, t ->
+                    {
+                        land(c, va, data, destEvent, t);
+                        if (observer != null)
+                        {
+                            observer.landed(id, data == null ? 0 : data.length, last, t);
+                        }
+                    });
                     return ACK_OK;
                 }
                 case NicPacket.QUEUED:
@@ -700,6 +739,7 @@ public final class Elan3Nic implements PacketEndpoint
                     reply.destEvent = job.destEvent;
                     reply.srcEvent = job.srcEvent;
                     reply.vp = job.ctx.myVp;
+                    reply.id = job.id;
                     reply.opcode = E3.DMA_NORMAL;
                     reply.failCount = job.failCount;
                     reply.packets = (int)Math.max(1, (job.size + machine.fabric().config().maxPayloadBytes() - 1)
@@ -862,6 +902,7 @@ public final class Elan3Nic implements PacketEndpoint
                 {
                     final long desc = type & ~31L & 0xffffffffL;
                     final DmaJob job = decode(ctx, desc);
+                    job.id = ((long)node << 40) | nextDmaId++;
                     final long t = microcode.use(now, profile.cmdProcNs()) + profile.sdramNs(E3.DMA_SIZE);
                     origin.schedule(t, x -> enqueue(job, x));
                     break;
@@ -940,6 +981,7 @@ public final class Elan3Nic implements PacketEndpoint
     /** A DMA in progress. */
     static final class DmaJob
     {
+        long id;
         NicContext ctx;
         int type;
         long size;
