@@ -1,6 +1,5 @@
 package org.qsnet.bench.cli;
 
-import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -8,6 +7,7 @@ import java.util.Map;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.model.FabricConfig;
+import org.qsnet.fabric.model.PlatformProfile;
 
 import picocli.CommandLine.Option;
 
@@ -27,7 +27,8 @@ public final class FabricOptions
     @Option(names = "--set", paramLabel = "NAME=VALUE",
         description = "Override a fabric parameter, e.g. --set wireDelayNs=30 --set virtualChannels=1. "
             + "Names: k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes, "
-            + "packetOverheadBytes, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed.")
+            + "packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed; "
+            + "with a NIC profile also its parameters, e.g. pciMHz=33, sdramMBs=600, tlbEntries=32.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
     /**
@@ -46,7 +47,8 @@ public final class FabricOptions
     }
 
     /**
-     * Rebuilds a configuration with named parameters replaced.
+     * Rebuilds a configuration with named parameters replaced; names of platform-profile
+     * parameters are left for {@link #applyProfile}.
      *
      * @param base      the configuration.
      * @param overrides parameter name to new value.
@@ -54,11 +56,46 @@ public final class FabricOptions
      */
     public static FabricConfig apply(final FabricConfig base, final Map<String, String> overrides)
     {
+        final Map<String, String> mine = new LinkedHashMap<>(overrides);
+        for (final RecordComponent c : PlatformProfile.class.getRecordComponents())
+        {
+            mine.remove(c.getName());
+        }
+        return rebuild(FabricConfig.class, base, mine, "fabric or profile parameter");
+    }
+
+    /**
+     * A profile with named parameters replaced: profile parameters ({@code pciMHz=33}) and fabric
+     * parameters ({@code wireDelayNs=30}) alike.
+     *
+     * @param base      the profile.
+     * @param overrides parameter name to new value.
+     * @return the new profile.
+     */
+    public static PlatformProfile applyProfile(final PlatformProfile base, final Map<String, String> overrides)
+    {
+        final Map<String, String> mine = new LinkedHashMap<>();
+        for (final RecordComponent c : PlatformProfile.class.getRecordComponents())
+        {
+            if (overrides.containsKey(c.getName()))
+            {
+                mine.put(c.getName(), overrides.get(c.getName()));
+            }
+        }
+        QsnetException.require(!mine.containsKey("fabric") && !mine.containsKey("name") && !mine.containsKey("description"),
+            "--set", mine.keySet(), "cannot replace fabric, name or description");
+        final PlatformProfile p = rebuild(PlatformProfile.class, base, mine, "profile parameter");
+        return p.withFabric(apply(p.fabric(), overrides));
+    }
+
+    private static <R extends Record> R rebuild(final Class<R> type, final R base, final Map<String, String> overrides,
+        final String what)
+    {
         if (overrides.isEmpty())
         {
             return base;
         }
-        final RecordComponent[] comps = FabricConfig.class.getRecordComponents();
+        final RecordComponent[] comps = type.getRecordComponents();
         final Object[] args = new Object[comps.length];
         final Class<?>[] types = new Class<?>[comps.length];
         final Map<String, String> left = new LinkedHashMap<>(overrides);
@@ -77,11 +114,10 @@ public final class FabricOptions
                 {
                     names.append(names.length() == 0 ? "" : ", ").append(c.getName());
                 }
-                throw new QsnetException("--set " + left.keySet().iterator().next() + " is not a fabric parameter; one of: "
+                throw new QsnetException("--set " + left.keySet().iterator().next() + " is not a " + what + "; one of: "
                     + names);
             }
-            final Constructor<FabricConfig> ctor = FabricConfig.class.getDeclaredConstructor(types);
-            return ctor.newInstance(args);
+            return type.getDeclaredConstructor(types).newInstance(args);
         }
         catch (final java.lang.reflect.InvocationTargetException e)
         {

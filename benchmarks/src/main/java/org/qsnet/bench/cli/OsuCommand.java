@@ -23,13 +23,16 @@ public final class OsuCommand implements Callable<Integer>
     @Option(names = "--profile", defaultValue = "xeon-gc", description = "Platform profile (the paper's: xeon-gc). Default: ${DEFAULT-VALUE}.")
     String profile;
 
+    @Option(names = "--set", paramLabel = "NAME=VALUE", description = "Override a profile or fabric parameter, e.g. --set tlbEntries=32.")
+    java.util.Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
     @Option(names = "--format", defaultValue = "text", description = "text, csv or json. Default: ${DEFAULT-VALUE}.")
     String format;
 
     @Override
     public Integer call()
     {
-        final PlatformProfile p = PlatformProfile.named(profile);
+        final PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
         final Table.Format f = Table.Format.parse(format);
         final String who = "qsnet " + BuildInfo.version();
 

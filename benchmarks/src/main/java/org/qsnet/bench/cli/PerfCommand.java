@@ -73,7 +73,7 @@ public final class PerfCommand implements Callable<Integer>
                 System.gc();
                 resetPeaks();
                 final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
-                    320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, "pentium3-he");
+                    320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.model.PlatformProfile.pentium3He());
                 final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
                 System.gc();
                 built = Math.max(built, usedHeapBytes() / 1e6);

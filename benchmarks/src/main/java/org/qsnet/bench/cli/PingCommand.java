@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
         + "source and destination buffers in main or Elan memory; --bidirectional: both ends send at once."})
 public final class PingCommand implements Callable<Integer>
 {
-    @Option(names = "--profile", defaultValue = "pentium3-he", description = "Platform profile. Default: ${DEFAULT-VALUE}.")
-    String profile;
+    @Mixin
+    ProfileOptions platform;
 
     @Option(names = "--src", defaultValue = "elan", description = "Source buffer: main or elan. Default: ${DEFAULT-VALUE}.")
     String src;
@@ -56,7 +56,7 @@ public final class PingCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PlatformProfile p = PlatformProfile.named(profile);
+        final PlatformProfile p = platform.profile();
         final Placement s = placement("--src", src);
         final Placement d = placement("--dst", dst);
         final Table t = new Table("Elan3lib ping, " + s.name().toLowerCase(Locale.ROOT) + " -> "

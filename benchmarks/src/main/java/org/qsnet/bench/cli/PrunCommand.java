@@ -48,6 +48,9 @@ public final class PrunCommand implements Callable<Integer>
     @Option(names = "--profile", defaultValue = "pentium3-he", description = "Platform profile. Default: ${DEFAULT-VALUE}.")
     String profile;
 
+    @Option(names = "--set", paramLabel = "NAME=VALUE", description = "Override a profile or fabric parameter, e.g. --set pciMHz=33.")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
     @Option(names = "--dim", description = "Tree dimension of the machine (default: the profile's).")
     Integer dim;
 
@@ -66,7 +69,7 @@ public final class PrunCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        PlatformProfile p = PlatformProfile.named(profile);
+        PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
         if (dim != null)
         {
             p = p.withFabric(p.fabric().withDim(dim));

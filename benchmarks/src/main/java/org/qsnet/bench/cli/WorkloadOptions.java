@@ -81,7 +81,8 @@ public final class WorkloadOptions
             choice("--io-placement", ioPlacement, "distributed", "clustered"), choice("--io-dest", ioDest, "random", "deterministic"),
             choice("--io-mapping", ioMapping, "shared", "dedicated"), ioLoad,
             choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed,
-            choice("--injection", injection, "nic", "link"), org.qsnet.fabric.model.PlatformProfile.named(profile).name());
+            choice("--injection", injection, "nic", "link"),
+            FabricOptions.applyProfile(org.qsnet.fabric.model.PlatformProfile.named(profile), fabric.overrides));
     }
 
     private static boolean choice(final String option, final String value, final String yes, final String no)

@@ -84,7 +84,7 @@ public class FabricBenchmark
         public void setUp()
         {
             final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
-                320, false, true, 10_000, 10_000, 0, 0, 1, false, true, false, 0, false, 1, false, "pentium3-he");
+                320, false, true, 10_000, 10_000, 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.model.PlatformProfile.pentium3He());
             experiment = new TrafficExperiment(spec, 1.0);
             experiment.kernel().runUntil(spec.warmupNs());
             untilNs = spec.warmupNs() + spec.measureNs();

@@ -15,7 +15,6 @@ import org.qsnet.fabric.model.E3;
 import org.qsnet.fabric.model.Elan3Nic;
 import org.qsnet.fabric.model.Machine;
 import org.qsnet.fabric.model.NicContext;
-import org.qsnet.fabric.model.PlatformProfile;
 import org.qsnet.fabric.engine.Origin;
 import org.qsnet.fabric.model.Fabric;
 import org.qsnet.fabric.model.FabricPort;
@@ -67,7 +66,7 @@ public final class TrafficExperiment
         this.kernel = new Kernel();
         if (spec.viaNic())
         {
-            this.machine = new Machine(kernel, PlatformProfile.named(spec.profile()).withFabric(spec.fabric()));
+            this.machine = new Machine(kernel, spec.nicProfile().withFabric(spec.fabric()));
             this.fabric = machine.fabric();
         }
         else

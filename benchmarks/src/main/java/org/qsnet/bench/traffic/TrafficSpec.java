@@ -26,7 +26,8 @@ import org.qsnet.fabric.model.FabricConfig;
  * @param seed             seed of every random stream of the workload.
  * @param viaNic           inject through the Elan3 NIC model (DMAs between Elan memories) instead of
  *                         straight into the links at link speed.
- * @param profile          the platform profile whose NIC parameters apply when {@code viaNic}.
+ * @param nicProfile       the platform profile whose NIC parameters apply when {@code viaNic} (its
+ *                         fabric is replaced by {@code fabric}).
  */
 public record TrafficSpec(
     Pattern pattern,
@@ -47,7 +48,7 @@ public record TrafficSpec(
     boolean cyclicJobs,
     long seed,
     boolean viaNic,
-    String profile)
+    org.qsnet.fabric.model.PlatformProfile nicProfile)
 {
     /**
      * Validates the experiment.
@@ -55,7 +56,7 @@ public record TrafficSpec(
     public TrafficSpec
     {
         QsnetException.require(pattern != null, "pattern", null, "must be given");
-        QsnetException.require(profile != null, "profile", null, "must be given");
+        QsnetException.require(nicProfile != null, "nicProfile", null, "must be given");
         QsnetException.require(nodes >= 2, "nodes", nodes, "must be at least 2");
         long size = 1;
         for (int i = 0; i < fabric.dim(); i++)

@@ -28,7 +28,7 @@ class TrafficExperimentTest
         final boolean cyclicJobs, final long seed)
     {
         return new TrafficSpec(p, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)).withSeed(seed), 320, false, true,
-            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed, false, "pentium3-he");
+            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed, false, org.qsnet.fabric.model.PlatformProfile.pentium3He());
     }
 
     @Test
@@ -109,7 +109,7 @@ class TrafficExperimentTest
         final TrafficSpec s = spec(p, nodes, readRatio, 0, 1);
         return new TrafficSpec(s.pattern(), s.nodes(), s.fabric(), s.messageBytes(), s.exponentialSize(), s.poissonArrivals(),
             s.warmupNs(), s.measureNs(), s.hotspotNode(), s.readRatio(), s.ioNodes(), s.ioDistributed(), s.ioRandomDest(),
-            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), true, "alpha-es40");
+            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), true, org.qsnet.fabric.model.PlatformProfile.alphaEs40());
     }
 
     @Test
@@ -165,7 +165,7 @@ class TrafficExperimentTest
             () -> spec(Pattern.BIT_REVERSAL, 24, 0, 0, 1)).getMessage());
         assertEquals("nodes 100 must fit the 4-ary 3-tree (64 nodes)", assertThrows(QsnetException.class,
             () -> new TrafficSpec(Pattern.UNIFORM, 100, FabricConfig.elite(3), 320, false, true, 0, 10_000, 0, 0, 1,
-                false, true, false, 0, false, 1, false, "pentium3-he")).getMessage());
+                false, true, false, 0, false, 1, false, org.qsnet.fabric.model.PlatformProfile.pentium3He())).getMessage());
         assertEquals("pattern 'zigzag' is not one of: uniform, bit-reversal, butterfly, complement, transpose, "
             + "perfect-shuffle, neighbor, hotspot, multi-hotspot, combined",
             assertThrows(QsnetException.class, () -> Pattern.parse("zigzag")).getMessage());

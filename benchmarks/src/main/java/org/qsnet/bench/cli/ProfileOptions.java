@@ -1,0 +1,30 @@
+package org.qsnet.bench.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.qsnet.fabric.model.PlatformProfile;
+
+import picocli.CommandLine.Option;
+
+/**
+ * A platform profile, with any of its parameters (or its fabric's) overridden.
+ */
+public final class ProfileOptions
+{
+    @Option(names = "--profile", defaultValue = "pentium3-he",
+        description = "Platform profile: pentium3-he, alpha-es40, xeon-gc. Default: ${DEFAULT-VALUE}.")
+    String profile;
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+        description = "Override a profile or fabric parameter, e.g. --set pciMHz=33 --set tlbEntries=32 --set wireDelayNs=30.")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    /**
+     * @return the profile these options describe.
+     */
+    public PlatformProfile profile()
+    {
+        return FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
+    }
+}

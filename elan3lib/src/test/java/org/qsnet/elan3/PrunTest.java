@@ -1,0 +1,102 @@
+package org.qsnet.elan3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PrunTest
+{
+    @Test
+    void shouldGiveEachProcessItsEnvironmentAndCapability()
+    {
+        final Map<Integer, Map<String, String>> envs = new ConcurrentHashMap<>();
+        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(8, 4, true, 2, Map.of("LIBELAN_WAITTYPE", "POLL")), (p, a) ->
+        {
+            envs.put(p.rank(), p.environment());
+            final ElanCapability cap = Rms.getcap();
+            assertEquals(p.rank(), cap.location2vp(new ElanLocation(p.node() - cap.lowNode, cap.myContext - cap.lowContext)));
+            assertEquals("POLL", Rms.getenv("LIBELAN_WAITTYPE"));
+        }).throwIfFailed();
+        assertEquals(8, envs.size());
+        // cyclic over 4 nodes from node 2: rank 5 is on relative node 1, second process there
+        assertEquals("1", envs.get(5).get("RMS_NODEID"));
+        assertEquals("8", envs.get(5).get("RMS_NPROCS"));
+        assertEquals("4", envs.get(5).get("RMS_NNODES"));
+        assertTrue(envs.get(5).get("LIBELAN_ECAP0").matches("N3C1024-1025-1025N2-5R1c"), envs.get(5).get("LIBELAN_ECAP0"));
+    }
+
+    @Test
+    void shouldRunTwoJobsOnOneFabricWithoutReachingEachOther()
+    {
+        final Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 7);
+        final int[][] seen = new int[2][2];
+        final String[] refused = new String[1];
+        final ElanMain program = (p, a) ->
+        {
+            final Elan3Context ctx = Elan3Context.open();
+            final int me = ctx.process();
+            final long buf = ctx.allocMain(64, 64);
+            final long ev = ctx.allocElan(8, 16);
+            final long word = ctx.allocMain(8, 8);
+            final long scratch = ctx.allocElan(32, 32);
+            ctx.initeventWord(ev, word);
+            ctx.primeevent(ev, 1);
+            ctx.blockInputter(0);
+            p.sim().advance(5_000);
+            final E3DmaMain d = new E3DmaMain();
+            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
+            d.dma_size = 4;
+            d.dma_source = ctx.main2elan(buf);
+            d.dma_dest = ctx.main2elan(buf);
+            d.dma_destEvent = ctx.sdram2elan(ev);
+            if (me == 0)
+            {
+                ctx.putInt(buf, 1000 * (p.job() + 1));
+                d.dma_destCookieVProc = 2;
+                if (p.job() == 0)
+                {
+                    refused[0] = assertThrows(QsnetException.class, () -> ctx.putdmaMain(d, scratch)).getMessage();
+                }
+                d.dma_destCookieVProc = 1;
+                ctx.putdmaMain(d, scratch);
+            }
+            else
+            {
+                ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
+            }
+            seen[p.job()][me] = ctx.getInt(buf);
+        };
+        // both jobs on nodes 0 and 1, each with its own capability and contexts
+        s.launch(new Prun.Options(2, 2, false, 0, Map.of()), program);
+        s.launch(new Prun.Options(2, 2, false, 0, Map.of()), program);
+        s.run().throwIfFailed();
+        assertEquals(1000, seen[0][1]);
+        assertEquals(2000, seen[1][1]);
+        assertEquals("VP 2 is outside the capability (VPs 0..1) or a hole", refused[0]);
+        final ElanCapability a = s.processes().get(0).capability();
+        final ElanCapability b = s.processes().get(2).capability();
+        assertNotEquals(a.lowContext, b.lowContext);
+        assertNotEquals(a.userKey[0], b.userKey[0]);
+    }
+
+    @Test
+    void shouldRejectBadOptions()
+    {
+        assertEquals("-n 0 must be at least 1", assertThrows(QsnetException.class,
+            () -> new Prun.Options(0, 0, false, 0, Map.of())).getMessage());
+        final Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1);
+        assertEquals("-B + -N 20 must be at most the machine's 16 nodes (pentium3-he)", assertThrows(QsnetException.class,
+            () -> s.launch(new Prun.Options(4, 4, false, 16, Map.of()), (p, a) -> { })).getMessage());
+    }
+}
