@@ -88,7 +88,7 @@ class QsnetCommandTest
         assertTrue(dim[2].contains("dim 9 must be in 1..6"), dim[2]);
         final String[] set = run("traffic", "-n", "16", "--set", "warp=9");
         assertEquals("2", set[0]);
-        assertTrue(set[2].contains("--set warp is not a fabric parameter"), set[2]);
+        assertTrue(set[2].contains("--set warp is not a fabric or profile parameter"), set[2]);
         final String[] vcs = run("traffic", "-n", "16", "--set", "virtualChannels=0");
         assertEquals("2", vcs[0]);
         assertTrue(vcs[2].contains("virtualChannels 0 must be in 1..8"), vcs[2]);
