@@ -133,7 +133,24 @@ public final class Elan3Context
      */
     public static Elan3Context open()
     {
-        final Elan3Context c = init();
+        return attached(init());
+    }
+
+    /**
+     * As {@link #open()} with heaps of the given sizes: the main heap at the default base, the Elan
+     * heap right after it (for programs that need large buffers).
+     *
+     * @param mainSize bytes of the main heap.
+     * @param elanSize bytes of the Elan heap.
+     * @return the attached context.
+     */
+    public static Elan3Context open(final long mainSize, final long elanSize)
+    {
+        return attached(init(0, DEFAULT_MAIN_BASE, mainSize, DEFAULT_MAIN_BASE + mainSize, elanSize));
+    }
+
+    private static Elan3Context attached(final Elan3Context c)
+    {
         c.setRequiredMappings();
         c.blockInputter(1);
         final ElanCapability cap = Rms.getcap();

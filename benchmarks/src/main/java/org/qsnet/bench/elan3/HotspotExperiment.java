@@ -7,7 +7,6 @@ import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.Prun;
-import org.qsnet.elan3.Rms;
 import org.qsnet.fabric.model.PlatformProfile;
 
 /**
@@ -39,13 +38,7 @@ public final class HotspotExperiment
         Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), (p, args) ->
         {
             final long heap = Math.max(1 << 21, 4L * size);
-            final Elan3Context ctx = Elan3Context.init(0, Elan3Context.DEFAULT_MAIN_BASE, heap,
-                Elan3Context.DEFAULT_MAIN_BASE + heap, heap);
-            ctx.setRequiredMappings();
-            ctx.blockInputter(1);
-            final var cap = Rms.getcap();
-            ctx.attach(cap);
-            ctx.addvp(0, cap);
+            final Elan3Context ctx = Elan3Context.open(heap, heap);
             final int me = ctx.process();
             final long block = where == Placement.MAIN ? ctx.main2elan(ctx.allocMain(64, size))
                 : ctx.sdram2elan(ctx.allocElan(64, size));

@@ -7,7 +7,6 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
-import org.qsnet.elan3.Rms;
 import org.qsnet.fabric.model.PlatformProfile;
 
 /**
@@ -37,13 +36,7 @@ public final class OsuExperiment
     {
         final ElanMain main = (p, args) ->
         {
-            final Elan3Context ctx = Elan3Context.init(0, Elan3Context.DEFAULT_MAIN_BASE, heap,
-                Elan3Context.DEFAULT_MAIN_BASE + heap, 1 << 21);
-            ctx.setRequiredMappings();
-            ctx.blockInputter(1);
-            final var cap = Rms.getcap();
-            ctx.attach(cap);
-            ctx.addvp(0, cap);
+            final Elan3Context ctx = Elan3Context.open(heap, 1 << 21);
             final Env e = new Env(ctx, ctx.process(), ctx.allocElan(8, 16), ctx.allocMain(8, 8), ctx.allocElan(8, 16),
                 ctx.allocMain(8, 8), ctx.allocElan(32, 32));
             ctx.initeventWord(e.rxEv, e.rxWord);

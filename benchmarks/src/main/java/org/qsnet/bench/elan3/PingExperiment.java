@@ -98,18 +98,6 @@ public final class PingExperiment
         return ctx.sdram2elan(sdram);
     }
 
-    private static Elan3Context open(final long mainSize, final long elanSize)
-    {
-        final Elan3Context ctx = Elan3Context.init(0, Elan3Context.DEFAULT_MAIN_BASE, mainSize,
-            Elan3Context.DEFAULT_MAIN_BASE + mainSize, elanSize);
-        ctx.setRequiredMappings();
-        ctx.blockInputter(1);
-        final var cap = org.qsnet.elan3.Rms.getcap();
-        ctx.attach(cap);
-        ctx.addvp(0, cap);
-        return ctx;
-    }
-
     private static long heap(final long size)
     {
         long h = 1 << 21;
@@ -123,7 +111,7 @@ public final class PingExperiment
     private static void pingLatency(final ElanProcess p, final int size, final Placement src, final Placement dst,
         final long[] result)
     {
-        final Elan3Context ctx = open(heap(size), heap(size));
+        final Elan3Context ctx = Elan3Context.open(heap(size), heap(size));
         final int me = ctx.process();
         final long ev = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
         final long word = ctx.allocMain(64, 64);
@@ -167,7 +155,7 @@ public final class PingExperiment
     private static void stream(final ElanProcess p, final int size, final int reps, final Placement src,
         final Placement dst, final boolean bidirectional, final double[] result)
     {
-        final Elan3Context ctx = open(heap(size), heap(size));
+        final Elan3Context ctx = Elan3Context.open(heap(size), heap(size));
         final int me = ctx.process();
         final int peer = 1 - me;
         final long rxEv = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);

@@ -276,6 +276,27 @@ public final class NicContext
         memoryOf(t).putInt(Mmu.offset(t), value);
     }
 
+    /** One piece of a range that lies within one page: its memory, offset, and position in the range. */
+    @FunctionalInterface
+    private interface PageChunk
+    {
+        void accept(SparseMemory memory, long offset, int position, int length);
+    }
+
+    private void eachPage(final long va, final int length, final int rights, final String what, final PageChunk chunk)
+    {
+        long a = va;
+        int position = 0;
+        while (position < length)
+        {
+            final int n = Math.min(length - position, SparseMemory.PAGE_SIZE - (int)(a & (SparseMemory.PAGE_SIZE - 1)));
+            final long t = mmu.translate(a, rights, what);
+            chunk.accept(memoryOf(t), Mmu.offset(t), position, n);
+            a += n;
+            position += n;
+        }
+    }
+
     /**
      * Copies bytes out of the context's address space, page by page through the MMU.
      *
@@ -288,18 +309,7 @@ public final class NicContext
      */
     public void read(final long va, final byte[] dst, final int off, final int length, final int rights, final String what)
     {
-        long a = va;
-        int o = off;
-        int left = length;
-        while (left > 0)
-        {
-            final int n = Math.min(left, SparseMemory.PAGE_SIZE - (int)(a & (SparseMemory.PAGE_SIZE - 1)));
-            final long t = mmu.translate(a, rights, what);
-            memoryOf(t).read(Mmu.offset(t), dst, o, n);
-            a += n;
-            o += n;
-            left -= n;
-        }
+        eachPage(va, length, rights, what, (m, o, pos, n) -> m.read(o, dst, off + pos, n));
     }
 
     /**
@@ -314,18 +324,7 @@ public final class NicContext
      */
     public void write(final long va, final byte[] src, final int off, final int length, final int rights, final String what)
     {
-        long a = va;
-        int o = off;
-        int left = length;
-        while (left > 0)
-        {
-            final int n = Math.min(left, SparseMemory.PAGE_SIZE - (int)(a & (SparseMemory.PAGE_SIZE - 1)));
-            final long t = mmu.translate(a, rights, what);
-            memoryOf(t).write(Mmu.offset(t), src, o, n);
-            a += n;
-            o += n;
-            left -= n;
-        }
+        eachPage(va, length, rights, what, (m, o, pos, n) -> m.write(o, src, off + pos, n));
     }
 
     /**
