@@ -26,6 +26,8 @@ import org.qsnet.fabric.memory.SparseMemory;
  *   <li>inputter: accepts packets, checks context and key, translates through the MMU and TLB,
  *       writes memory (SDRAM, or host memory across PCI), fires events, answers atomics, acks;</li>
  *   <li>events: count, block copy into host memory, chained DMAs;</li>
+ *   <li>thread processor: a resource with a cost per operation, for the libraries above that
+ *       run on the NIC (Tports matching), see {@link #threadWork};</li>
  *   <li>shared resources: the microcode processor (threads for commands, DMA, inputter, events),
  *       the internal data bus (outgoing and incoming data), SDRAM and the PCI bus (with start-up
  *       per burst and turnaround on buses that cannot interleave directions).</li>
@@ -58,6 +60,7 @@ public final class Elan3Nic implements PacketEndpoint
     private final FabricPort port;
     final SparseMemory sdram;
     private final Resource microcode = new Resource("microcode");
+    private final Resource threadProcessor = new Resource("thread processor");
     private final Resource internalBus = new Resource("internal bus");
     private final Resource sdramBus = new Resource("SDRAM");
     private final Resource.Pci pci;
@@ -136,7 +139,22 @@ public final class Elan3Nic implements PacketEndpoint
      */
     public List<Resource> resources()
     {
-        return List.of(microcode, internalBus, sdramBus, pci);
+        return List.of(microcode, threadProcessor, internalBus, sdramBus, pci);
+    }
+
+    /**
+     * Runs work on the NIC's thread processor (the SPARC-based engine on which Tports and MPI
+     * match tags without the host): {@code operations} operations of the profile's
+     * {@code threadOpNs} each, first come first served.
+     *
+     * @param readyNs    when the work can start.
+     * @param operations operations, at least 0.
+     * @return when the work ends.
+     */
+    public long threadWork(final long readyNs, final int operations)
+    {
+        QsnetException.require(operations >= 0, "operations", operations, "must be at least 0");
+        return threadProcessor.use(readyNs, operations * profile.threadOpNs());
     }
 
     /**
