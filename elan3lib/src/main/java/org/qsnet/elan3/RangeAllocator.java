@@ -10,7 +10,7 @@ import org.qsnet.fabric.QsnetException;
  * {@code allocElan} and {@code allocVaddr}. Deterministic: the same calls give the same
  * addresses in every process, which is what libelan's symmetric addressing relies on.
  */
-final class RangeAllocator
+public final class RangeAllocator
 {
     private final String name;
     private final long base;
@@ -18,7 +18,12 @@ final class RangeAllocator
     private final TreeMap<Long, Long> free = new TreeMap<>();
     private final TreeMap<Long, Long> used = new TreeMap<>();
 
-    RangeAllocator(final String name, final long base, final long size)
+    /**
+     * @param name for messages.
+     * @param base first address.
+     * @param size bytes.
+     */
+    public RangeAllocator(final String name, final long base, final long size)
     {
         this.name = name;
         this.base = base;
@@ -26,20 +31,28 @@ final class RangeAllocator
         free.put(base, size);
     }
 
-    long base()
+    /**
+     * @return the first address.
+     */
+    public long base()
     {
         return base;
     }
 
-    long size()
+    /**
+     * @return the size.
+     */
+    public long size()
     {
         return size;
     }
 
     /**
+     * @param alignArg alignment (0 for 8).
+     * @param length   bytes.
      * @return the address, or -1 when no free range fits.
      */
-    long alloc(final long alignArg, final long length)
+    public long alloc(final long alignArg, final long length)
     {
         QsnetException.require(length > 0, "size", length, "must be positive");
         final long align = Math.max(8, alignArg);
@@ -66,7 +79,10 @@ final class RangeAllocator
         return -1;
     }
 
-    void free(final long address)
+    /**
+     * @param address an address {@link #alloc} returned.
+     */
+    public void free(final long address)
     {
         final Long length = used.remove(address);
         if (length == null)
@@ -91,7 +107,11 @@ final class RangeAllocator
         free.put(start, len);
     }
 
-    boolean contains(final long address)
+    /**
+     * @param address an address.
+     * @return whether it lies in the range.
+     */
+    public boolean contains(final long address)
     {
         return address >= base && address < base + size;
     }

@@ -1,0 +1,894 @@
+package org.qsnet.elan;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.qsnet.elan3.E3DmaMain;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.Elan3Context;
+import org.qsnet.elan3.ElanCapability;
+import org.qsnet.elan3.ElanProcess;
+import org.qsnet.elan3.RangeAllocator;
+import org.qsnet.elan3.Rms;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * {@code ELAN_BASE} and {@code ELAN_STATE}: what {@code elan_baseInit} returns. Holds the attached
+ * Elan3 context, this process's VP, the tunables read from the {@code LIBELAN_*} environment, the
+ * group of all processes, and the pools of events and descriptors the calls below use.
+ *
+ * <p>One-sided calls address remote memory with the same host address as local memory (libelan's
+ * symmetric addressing): allocations made in the same order on every process return the same
+ * addresses, and {@link #gallocMain} makes that a collective guarantee.
+ */
+public final class ElanBase
+{
+    /** {@code elan_reduce} flag: the operator is commutative (any order may be used). */
+    public static final int ELAN_REDUCE_COMMUTE = 1;
+    /** {@code elan_reduce} flag: every member gets the result (allreduce). */
+    public static final int ELAN_RESULT_ALL = 2;
+    /** Version string of the emulated library. */
+    public static final String VERSION = "libelan 1.4.14 (qsnet emulator)";
+
+    private static final int MAX_ROUNDS = 32;
+    private static final long STAGING = 64 * 1024;
+
+    private final Elan3Context ctx;
+    private final ElanProcess process;
+    private final PlatformProfile profile;
+    private final int vp;
+    private final int nvp;
+    private final ElanCapability cap;
+    private final Map<String, String> tunables = new LinkedHashMap<>();
+    private final long waitType;
+    private final int retryCount;
+    private final int smallPutSize;
+    private final ArrayDeque<Slot> free = new ArrayDeque<>();
+    private final List<Slot> busy = new ArrayList<>();
+    private final ElanGroup allGroup;
+    private final Map<Integer, GroupArea> areas = new LinkedHashMap<>();
+    private final RangeAllocator symmetric;
+    private int nextGroupId;
+    private boolean finished;
+    private long puts;
+    private long gets;
+
+    /** One operation's resources: a word event, its done word, a scratch descriptor, a bounce buffer. */
+    private final class Slot
+    {
+        final long event = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+        final long word = ctx.allocMain(8, 8);
+        final long descriptor = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
+        final long bounce = ctx.allocElan(64, 64);
+
+        Slot()
+        {
+            ctx.initeventWord(event, word);
+        }
+
+        boolean fired()
+        {
+            return ctx.eventWordReady(word);
+        }
+    }
+
+    /** A group's collective memory, at the same address on every member. */
+    private final class GroupArea
+    {
+        final long flags;
+        final long counter;
+        final long ackCounter;
+        final long staging;
+        final long arrivalsEvent;
+        final long arrivalsWord;
+        final long releaseEvent;
+        final long releaseWord;
+        int epoch;
+        int acks;
+        int hgsyncs;
+        final long hgFlag;
+
+        GroupArea(final ElanGroup g)
+        {
+            flags = galloc(8, 4L * MAX_ROUNDS);
+            counter = galloc(8, 8);
+            ackCounter = galloc(8, 8);
+            hgFlag = galloc(8, 8);
+            staging = galloc(64, STAGING * Math.max(1, g.size()));
+            arrivalsEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            arrivalsWord = galloc(8, 8);
+            releaseEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            releaseWord = galloc(8, 8);
+            ctx.initeventWord(arrivalsEvent, arrivalsWord);
+            ctx.initeventWord(releaseEvent, releaseWord);
+            ctx.primeevent(releaseEvent, 1);
+            // armed before any member can send: a reduction's contributions count it down
+            ctx.primeevent(arrivalsEvent, Math.max(1, g.size() - 1));
+        }
+    }
+
+    private ElanBase(final int flags)
+    {
+        this.process = ElanProcess.current();
+        this.profile = process.machine().profile();
+        for (final Map.Entry<String, String> e : process.environment().entrySet())
+        {
+            if (e.getKey().startsWith("LIBELAN_"))
+            {
+                tunables.put(e.getKey().substring("LIBELAN_".length()).toLowerCase(java.util.Locale.ROOT), e.getValue());
+            }
+        }
+        this.waitType = parseWaitType(tunables.getOrDefault("waittype", "POLL"));
+        this.retryCount = intTunable("retrycount", 63, 0, 63);
+        this.smallPutSize = intTunable("putget_smallputsize", 64, 0, 64);
+        this.cap = Rms.getcap();
+        this.ctx = Elan3Context.open(1 << 25, 1 << 22);
+        this.vp = ctx.process();
+        this.nvp = cap.nvps();
+        this.symmetric = new RangeAllocator("collective heap", ctx.allocMain(8192, 1 << 24), 1 << 24);
+        final int[] all = new int[nvp];
+        for (int i = 0; i < nvp; i++)
+        {
+            all[i] = i;
+        }
+        this.allGroup = new ElanGroup(nextGroupId++, all, vp);
+        areas.put(allGroup.id, new GroupArea(allGroup));
+        ctx.blockInputter(0);
+        // every member's collective memory exists before anyone writes into it
+        gsync(allGroup);
+    }
+
+    private static long parseWaitType(final String v)
+    {
+        return switch (v.toUpperCase(java.util.Locale.ROOT))
+        {
+            case "POLL", "ELAN_POLL_EVENT" -> Elan3.ELAN_POLL_EVENT;
+            case "WAIT", "ELAN_WAIT_EVENT" -> Elan3.ELAN_WAIT_EVENT;
+            default ->
+            {
+                try
+                {
+                    final long n = Long.parseLong(v.trim());
+                    QsnetException.require(n >= 0, "LIBELAN_WAITTYPE", v, "must be POLL, WAIT or a spin count");
+                    yield n;
+                }
+                catch (final NumberFormatException e)
+                {
+                    throw new QsnetException("LIBELAN_WAITTYPE " + v + " must be POLL, WAIT or a spin count");
+                }
+            }
+        };
+    }
+
+    private int intTunable(final String name, final int dflt, final int min, final int max)
+    {
+        final String v = tunables.get(name);
+        if (v == null)
+        {
+            return dflt;
+        }
+        try
+        {
+            final int n = Integer.parseInt(v.trim());
+            QsnetException.require(n >= min && n <= max, "LIBELAN_" + name.toUpperCase(java.util.Locale.ROOT), v,
+                "must be in " + min + ".." + max);
+            return n;
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new QsnetException("LIBELAN_" + name.toUpperCase(java.util.Locale.ROOT) + " " + v + " is not a number");
+        }
+    }
+
+    /**
+     * {@code elan_baseInit}: attaches to the network with the process's capability, works out the
+     * VP, creates the allocators and {@code allGroup}, reads the {@code LIBELAN_*} tunables, and
+     * synchronises every process of the job (so that collective memory exists everywhere).
+     *
+     * @param flags ELAN_FLAGS (0).
+     * @return the base.
+     */
+    public static ElanBase baseInit(final int flags)
+    {
+        return new ElanBase(flags);
+    }
+
+    // ------------------------------------------------------------------ state
+
+    /**
+     * @return {@code state->vp}.
+     */
+    public int vp()
+    {
+        return vp;
+    }
+
+    /**
+     * @return {@code state->nvp}.
+     */
+    public int nvp()
+    {
+        return nvp;
+    }
+
+    /**
+     * @return {@code state->cap}.
+     */
+    public ElanCapability capability()
+    {
+        return cap.copy();
+    }
+
+    /**
+     * @return {@code state->ctx}: the Elan3 context.
+     */
+    public Elan3Context ctx()
+    {
+        return ctx;
+    }
+
+    /**
+     * @return {@code base->allGroup}.
+     */
+    public ElanGroup allGroup()
+    {
+        return allGroup;
+    }
+
+    /**
+     * @return {@code base->waitType}: from {@code LIBELAN_WAITTYPE} (POLL, WAIT or a spin count).
+     */
+    public long waitType()
+    {
+        return waitType;
+    }
+
+    /**
+     * @return {@code base->retryCount}: from {@code LIBELAN_RETRYCOUNT}.
+     */
+    public int retryCount()
+    {
+        return retryCount;
+    }
+
+    /**
+     * @param name a tunable without the {@code LIBELAN_} prefix, lower case (e.g. {@code tport_smallmsg}).
+     * @param dflt its default.
+     * @return the value from the environment, or the default.
+     */
+    public String tunable(final String name, final String dflt)
+    {
+        return tunables.getOrDefault(name, dflt);
+    }
+
+    /**
+     * {@code elan_version}.
+     *
+     * @return the version string.
+     */
+    public static String version()
+    {
+        return VERSION;
+    }
+
+    /**
+     * {@code elan_clock}: the process's simulated clock.
+     *
+     * @return ns.
+     */
+    public long clock()
+    {
+        return process.nowNs();
+    }
+
+    /**
+     * @return the platform profile (for the layers above).
+     */
+    public PlatformProfile profile()
+    {
+        return profile;
+    }
+
+    /**
+     * @return puts issued.
+     */
+    public long puts()
+    {
+        return puts;
+    }
+
+    /**
+     * @return gets issued.
+     */
+    public long gets()
+    {
+        return gets;
+    }
+
+    /**
+     * {@code elan_fini}: collective teardown.
+     *
+     * @param group the group (allGroup).
+     */
+    public void fini(final ElanGroup group)
+    {
+        gsync(group);
+        reclaim();
+        ctx.detach();
+        finished = true;
+    }
+
+    private void live()
+    {
+        if (finished)
+        {
+            throw new QsnetException("ELAN_BASE of VP " + vp + " was finished (elan_fini)");
+        }
+    }
+
+    // ------------------------------------------------------------------ memory
+
+    /**
+     * {@code elan_allocMain}.
+     *
+     * @param align alignment.
+     * @param size  bytes.
+     * @return host address, 0 on failure.
+     */
+    public long allocMain(final int align, final long size)
+    {
+        return ctx.allocMain(align, size);
+    }
+
+    /**
+     * {@code elan_allocElan}.
+     *
+     * @param align alignment.
+     * @param size  bytes.
+     * @return SDRAM handle, 0 on failure.
+     */
+    public long allocElan(final int align, final long size)
+    {
+        return ctx.allocElan(align, size);
+    }
+
+    /**
+     * {@code elan_free}.
+     *
+     * @param addr a host address from {@link #allocMain}.
+     */
+    public void free(final long addr)
+    {
+        ctx.free(addr);
+    }
+
+    /**
+     * {@code elan_freeElan}.
+     *
+     * @param sdram a handle from {@link #allocElan}.
+     */
+    public void freeElan(final long sdram)
+    {
+        ctx.freeElan(sdram);
+    }
+
+    private long galloc(final int align, final long size)
+    {
+        final long a = symmetric.alloc(align, size);
+        if (a < 0)
+        {
+            throw new QsnetException("the collective heap (16 MB) is exhausted: " + size + " bytes asked");
+        }
+        return a;
+    }
+
+    /**
+     * {@code elan_gallocMain}: collective allocation, the same address on every member.
+     *
+     * @param group the group (every member calls).
+     * @param align alignment.
+     * @param size  bytes.
+     * @return host address.
+     */
+    public long gallocMain(final ElanGroup group, final int align, final long size)
+    {
+        live();
+        final long a = galloc(align, size);
+        gsync(group);
+        return a;
+    }
+
+    /**
+     * {@code elan_gallocFree}.
+     *
+     * @param addr an address from {@link #gallocMain}.
+     */
+    public void gallocFree(final long addr)
+    {
+        symmetric.free(addr);
+    }
+
+    // ------------------------------------------------------------------ one-sided
+
+    private void reclaim()
+    {
+        for (int i = busy.size() - 1; i >= 0; i--)
+        {
+            final Slot s = busy.get(i);
+            if (s.fired())
+            {
+                busy.remove(i);
+                free.addLast(s);
+            }
+        }
+    }
+
+    private Slot slot()
+    {
+        if (free.isEmpty())
+        {
+            reclaim();
+        }
+        final Slot s = free.isEmpty() ? new Slot() : free.pollFirst();
+        ctx.putInt(s.word, 0);
+        ctx.primeevent(s.event, 1);
+        return s;
+    }
+
+    private final class OpEvent extends ElanEvent
+    {
+        private final Slot slot;
+        private final String what;
+
+        OpEvent(final Slot slot, final String what)
+        {
+            this.slot = slot;
+            this.what = what;
+        }
+
+        @Override
+        protected boolean complete()
+        {
+            return slot.fired();
+        }
+
+        @Override
+        protected void block(final long how)
+        {
+            ctx.waitEventWord(slot.event, slot.word, how);
+        }
+
+        @Override
+        protected void chargePoll()
+        {
+            process.sim().poll(profile.hostPollNs());
+        }
+
+        @Override
+        protected void release()
+        {
+            busy.remove(slot);
+            free.addLast(slot);
+        }
+
+        @Override
+        public String toString()
+        {
+            return what;
+        }
+    }
+
+    private long elanAddress(final String what, final long hostAddr)
+    {
+        final long va = ctx.main2elan(hostAddr);
+        if (va == Elan3.ELAN_BAD_ADDR)
+        {
+            throw new QsnetException(what + " 0x" + Long.toHexString(hostAddr) + " is not Elan-mapped memory");
+        }
+        return va;
+    }
+
+    private void checkVp(final String what, final int v)
+    {
+        if (v < 0 || v >= nvp)
+        {
+            throw new QsnetException(what + " " + v + " is outside the job's VPs 0.." + (nvp - 1));
+        }
+    }
+
+    /**
+     * {@code elan_put}: writes {@code len} bytes from {@code src} into {@code dst} at VP
+     * {@code destVp} (the same address there). Puts up to {@code LIBELAN_PUTGET_SMALLPUTSIZE}
+     * (64) bytes are copied into Elan memory first, so {@code src} is reusable at once.
+     *
+     * @param src    local host address.
+     * @param dst    host address at the destination.
+     * @param len    bytes.
+     * @param destVp the destination.
+     * @return the event, complete when the data is delivered.
+     */
+    public ElanEvent put(final long src, final long dst, final long len, final int destVp)
+    {
+        return putDma(src, dst, len, destVp, 0);
+    }
+
+    private ElanEvent putDma(final long src, final long dst, final long len, final int destVp, final long remoteEvent)
+    {
+        live();
+        checkVp("destVp", destVp);
+        QsnetException.require(len >= 0, "len", len, "must be at least 0");
+        final Slot s = slot();
+        long source;
+        if (len <= smallPutSize)
+        {
+            final byte[] b = new byte[(int)len];
+            ctx.read(src, b, 0, b.length);
+            final byte[] padded = new byte[64];
+            System.arraycopy(b, 0, padded, 0, b.length);
+            // the copy into Elan memory: programmed I/O, one word at a time
+            process.sim().advance(((len + 3) / 4) * profile.pioWriteNs());
+            ctx.owner().machine().nic(process.node()).sdram().write(s.bounce, padded, 0, 64);
+            source = ctx.sdram2elan(s.bounce);
+        }
+        else
+        {
+            source = elanAddress("put source", src);
+        }
+        final E3DmaMain d = new E3DmaMain();
+        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, retryCount);
+        d.dma_size = len;
+        d.dma_source = source;
+        d.dma_dest = elanAddress("put destination", dst);
+        d.dma_destEvent = remoteEvent;
+        d.dma_destCookieVProc = destVp;
+        d.dma_srcEvent = ctx.sdram2elan(s.event);
+        d.dma_srcCookieVProc = ctx.localCookie(vp, destVp);
+        ctx.putdmaMain(d, s.descriptor);
+        busy.add(s);
+        puts++;
+        return new OpEvent(s, "put of " + len + " bytes to VP " + destVp);
+    }
+
+    /**
+     * {@code elan_get}: reads {@code len} bytes at {@code src} of VP {@code srcVp} into local {@code dst}.
+     *
+     * @param src   host address at the source (the same address there).
+     * @param dst   local host address.
+     * @param len   bytes.
+     * @param srcVp the VP read from.
+     * @return the event, complete when the data has landed here.
+     */
+    public ElanEvent get(final long src, final long dst, final long len, final int srcVp)
+    {
+        live();
+        checkVp("srcVp", srcVp);
+        QsnetException.require(len >= 0, "len", len, "must be at least 0");
+        final Slot s = slot();
+        final E3DmaMain d = new E3DmaMain();
+        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, retryCount);
+        d.dma_size = len;
+        d.dma_source = elanAddress("get source", src);
+        d.dma_dest = elanAddress("get destination", dst);
+        d.dma_destEvent = ctx.sdram2elan(s.event);
+        d.dma_destCookieVProc = ctx.localCookie(vp, srcVp);
+        d.dma_srcCookieVProc = ctx.remoteCookie(vp, srcVp);
+        ctx.getdmaMain(d, s.descriptor);
+        busy.add(s);
+        gets++;
+        return new OpEvent(s, "get of " + len + " bytes from VP " + srcVp);
+    }
+
+    /**
+     * {@code elan_putWaitAll} / {@code elan_getWaitAll}: waits until every outstanding put and get
+     * has completed.
+     *
+     * @param how the wait type.
+     */
+    public void waitAll(final long how)
+    {
+        for (final Slot s : new ArrayList<>(busy))
+        {
+            if (!s.fired())
+            {
+                ctx.waitEventWord(s.event, s.word, how);
+            }
+        }
+        reclaim();
+    }
+
+    // ------------------------------------------------------------------ groups and collectives
+
+    /**
+     * Creates a group of VPs (every member calls, in the same order).
+     *
+     * @param vps the members, in group order.
+     * @return the group.
+     */
+    public ElanGroup group(final int[] vps)
+    {
+        live();
+        for (final int v : vps)
+        {
+            checkVp("group member", v);
+        }
+        final ElanGroup g = new ElanGroup(nextGroupId++, vps, vp);
+        areas.put(g.id, new GroupArea(g));
+        gsync(allGroup);
+        return g;
+    }
+
+    private GroupArea area(final ElanGroup g)
+    {
+        final GroupArea a = areas.get(g.id);
+        if (a == null)
+        {
+            throw new QsnetException(g + " does not belong to this base");
+        }
+        return a;
+    }
+
+    private void waitWord(final long addr, final int atLeast)
+    {
+        ctx.waitFor(() -> ctx.getInt(addr) >= atLeast, elanAddress("flag", addr), waitType);
+    }
+
+    /**
+     * {@code elan_gsync}: a software barrier (dissemination: in round r each member writes the
+     * epoch into the flag of member self + 2^r and waits for the one from self - 2^r).
+     *
+     * @param group the group.
+     */
+    public void gsync(final ElanGroup group)
+    {
+        live();
+        final GroupArea a = area(group);
+        final int epoch = ++a.epoch;
+        final int n = group.size();
+        final long word = allocWordSource(epoch);
+        for (int r = 0, d = 1; d < n; r++, d <<= 1)
+        {
+            final int to = group.vp((group.self() + d) % n);
+            put(word, a.flags + 4L * r, 4, to);
+            waitWord(a.flags + 4L * r, epoch);
+        }
+    }
+
+    private long allocWordSource(final int value)
+    {
+        final long w = scratchWord();
+        ctx.putInt(w, value);
+        return w;
+    }
+
+    private long scratchWordAddr;
+
+    private long scratchWord()
+    {
+        if (scratchWordAddr == 0)
+        {
+            scratchWordAddr = ctx.allocMain(8, 8);
+        }
+        return scratchWordAddr;
+    }
+
+    /**
+     * {@code elan_hgsync}: the hardware barrier: every member adds one to the root's counter with
+     * a remote fetch-and-add, the root waits for all of them and releases everyone with one
+     * hardware broadcast. Needs members on contiguous VPs; otherwise it falls back to
+     * {@link #gsync} (and says so in {@link #hgsyncFallbacks()}).
+     *
+     * @param group the group.
+     */
+    public void hgsync(final ElanGroup group)
+    {
+        live();
+        if (!group.contiguous() || group.size() < 2)
+        {
+            hgsyncFallbacks++;
+            gsync(group);
+            return;
+        }
+        final GroupArea a = area(group);
+        // its own counters: the arrivals counter and the release flag count hgsync calls only
+        final int epoch = ++a.hgsyncs;
+        final int root = group.vp(0);
+        if (group.self() != 0)
+        {
+            ctx.atomicFetchAdd(root, elanAddress("counter", a.counter), 1, 0, 0);
+            waitWord(a.hgFlag, epoch);
+        }
+        else
+        {
+            waitWord(a.counter, epoch * (group.size() - 1));
+            final int bvp = bcastVp(group);
+            final long src = allocWordSource(epoch);
+            final Slot s = slot();
+            final E3DmaMain d = new E3DmaMain();
+            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL_BROADCAST, retryCount);
+            d.dma_size = 4;
+            d.dma_source = elanAddress("flag", src);
+            d.dma_dest = elanAddress("flag", a.hgFlag);
+            d.dma_destCookieVProc = bvp;
+            d.dma_srcEvent = ctx.sdram2elan(s.event);
+            d.dma_srcCookieVProc = ctx.localCookie(vp, bvp);
+            ctx.putdmaMain(d, s.descriptor);
+            busy.add(s);
+            waitWord(a.hgFlag, epoch);
+        }
+    }
+
+    private int hgsyncFallbacks;
+    private final Map<Integer, Integer> broadcastVps = new LinkedHashMap<>();
+
+    private int bcastVp(final ElanGroup g)
+    {
+        return broadcastVps.computeIfAbsent(g.id, id ->
+        {
+            final int b = ctx.allocateBcastVp();
+            if (ctx.addBcastVp(b, g.vp(0), g.vp(g.size() - 1)) != 0)
+            {
+                throw new QsnetException(g + " is not on contiguous nodes: no hardware broadcast");
+            }
+            return b;
+        });
+    }
+
+    /**
+     * @return how many hgsync calls fell back to the software barrier.
+     */
+    public int hgsyncFallbacks()
+    {
+        return hgsyncFallbacks;
+    }
+
+    /**
+     * {@code elan_bcast}: copies {@code len} bytes at {@code buf} of the root to every member's
+     * {@code buf}, down a binomial tree of puts through each member's staging area; a parent
+     * returns once its children have taken the data.
+     *
+     * @param group the group.
+     * @param buf   host address, the same on every member.
+     * @param len   bytes, at most 64 KB.
+     * @param root  group index of the root.
+     */
+    public void bcast(final ElanGroup group, final long buf, final long len, final int root)
+    {
+        live();
+        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
+        QsnetException.require(len >= 0 && len <= STAGING, "len", len, "must be in 0.." + STAGING);
+        final GroupArea a = area(group);
+        final int epoch = ++a.epoch;
+        final int n = group.size();
+        final int rel = (group.self() - root + n) % n;
+        if (rel != 0)
+        {
+            // wait for the parent's data in the staging area, take it, re-arm, tell the parent
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            final byte[] data = new byte[(int)len];
+            ctx.read(a.staging, data, 0, data.length);
+            ctx.write(buf, data, 0, data.length);
+            ctx.putInt(a.releaseWord, 0);
+            ctx.primeevent(a.releaseEvent, 1);
+        }
+        final long source = rel == 0 ? buf : a.staging;
+        int children = 0;
+        final int lowBit = rel == 0 ? Integer.highestOneBit(Math.max(1, n - 1)) << 1 : Integer.lowestOneBit(rel);
+        for (int d = lowBit >> 1; d >= 1; d >>= 1)
+        {
+            if (rel + d < n)
+            {
+                final int child = group.vp(((rel + d) + root) % n);
+                putDma(source, a.staging, len, child, ctx.sdram2elan(a.releaseEvent));
+                children++;
+            }
+        }
+        a.acks += children;
+        if (children > 0)
+        {
+            waitWord(a.ackCounter, a.acks);
+        }
+        if (rel != 0)
+        {
+            // only once the children have their copies may the parent overwrite this staging area
+            final int parentRel = rel - Integer.lowestOneBit(rel);
+            ctx.atomicFetchAdd(group.vp((parentRel + root) % n), elanAddress("counter", a.ackCounter), 1, 0, 0);
+        }
+    }
+
+    /**
+     * A reduction operator on {@code count} elements of {@code elementSize} bytes: combines
+     * {@code in} into {@code inout}.
+     */
+    @FunctionalInterface
+    public interface Reducer
+    {
+        /**
+         * @param in          the other operand.
+         * @param inout       the accumulator, updated in place.
+         * @param count       elements.
+         * @param elementSize bytes per element.
+         */
+        void reduce(byte[] in, byte[] inout, int count, int elementSize);
+    }
+
+    /**
+     * {@code elan_reduce}: combines every member's {@code count} elements at {@code src} with
+     * {@code op}, in group order (so a non-commutative operator is applied as
+     * {@code v0 op v1 op ... op vn-1}), into {@code dst} at the root, or at every member with
+     * {@link #ELAN_RESULT_ALL} (allreduce).
+     *
+     * @param group       the group.
+     * @param src         this member's operand (host address).
+     * @param dst         the result (host address, the same on every member).
+     * @param count       elements.
+     * @param elementSize bytes per element.
+     * @param op          the operator.
+     * @param root        group index of the root.
+     * @param flags       {@link #ELAN_REDUCE_COMMUTE} | {@link #ELAN_RESULT_ALL}.
+     */
+    public void reduce(final ElanGroup group, final long src, final long dst, final int count, final int elementSize,
+        final Reducer op, final int root, final int flags)
+    {
+        live();
+        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
+        final long len = (long)count * elementSize;
+        QsnetException.require(len >= 0 && len <= STAGING, "count x elementSize", len, "must be in 0.." + STAGING);
+        final GroupArea a = area(group);
+        final int n = group.size();
+        if (group.self() != root)
+        {
+            putDma(src, a.staging + STAGING * group.self(), len, group.vp(root), ctx.sdram2elan(a.arrivalsEvent));
+        }
+        else
+        {
+            if (n > 1)
+            {
+                ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType);
+                ctx.putInt(a.arrivalsWord, 0);
+                // re-armed before the release below lets anyone send the next contribution
+                ctx.primeevent(a.arrivalsEvent, n - 1);
+            }
+            final byte[] acc = new byte[(int)len];
+            final byte[] in = new byte[(int)len];
+            for (int i = 0; i < n; i++)
+            {
+                if (i == 0)
+                {
+                    read(i == root ? src : a.staging + STAGING * i, acc);
+                    continue;
+                }
+                read(i == root ? src : a.staging + STAGING * i, in);
+                // group order: acc = acc op v_i
+                op.reduce(in, acc, count, elementSize);
+                process.sim().advance(profile.hostPollNs() * Math.max(1, count / 8));
+            }
+            ctx.write(dst, acc, 0, acc.length);
+        }
+        // the root releases everyone (with the result for ELAN_RESULT_ALL), so that no member
+        // starts the next reduction into a staging slot the root has not read yet
+        bcastAfterReduce(group, dst, (flags & ELAN_RESULT_ALL) != 0 ? len : 0, root);
+    }
+
+    private void read(final long addr, final byte[] into)
+    {
+        ctx.read(addr, into, 0, into.length);
+    }
+
+    private void bcastAfterReduce(final ElanGroup group, final long dst, final long len, final int root)
+    {
+        bcast(group, dst, len, root);
+    }
+
+    /**
+     * @return a description for reports.
+     */
+    @Override
+    public String toString()
+    {
+        return "ELAN_BASE of VP " + vp + "/" + nvp + " on node " + process.node();
+    }
+}

@@ -1,0 +1,139 @@
+package org.qsnet.elan;
+
+import org.qsnet.fabric.QsnetException;
+
+/**
+ * {@code ELAN_EVENT}: the completion handle every non-blocking call returns. {@link #poll} tests
+ * it, {@link #waitEvent} blocks until it completes and consumes it (as {@code elan_wait} releases
+ * the event to the free list), {@link #done} is the cheaper test.
+ */
+public abstract class ElanEvent
+{
+    private boolean consumed;
+
+    /**
+     * @return whether the operation has completed (no time charged).
+     */
+    protected abstract boolean complete();
+
+    /**
+     * Blocks until {@link #complete()}.
+     *
+     * @param how ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
+     */
+    protected abstract void block(long how);
+
+    /**
+     * Charges one test of the event.
+     */
+    protected abstract void chargePoll();
+
+    /**
+     * Called once, when the event is consumed.
+     */
+    protected void release()
+    {
+    }
+
+    private void live()
+    {
+        if (consumed)
+        {
+            throw new QsnetException("event " + this + " was already consumed by elan_wait");
+        }
+    }
+
+    /**
+     * {@code elan_poll}: tests the event {@code how} times (at least once).
+     *
+     * @param how tests to make (ELAN_POLL_EVENT or ELAN_WAIT_EVENT count as one).
+     * @return whether it has completed.
+     */
+    public final boolean poll(final long how)
+    {
+        live();
+        final long n = Math.max(1, how);
+        for (long i = 0; i < n; i++)
+        {
+            chargePoll();
+            if (complete())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code elan_done}: whether the event has completed, without the device check.
+     *
+     * @return whether it has completed.
+     */
+    public final boolean done()
+    {
+        live();
+        return complete();
+    }
+
+    /**
+     * {@code elan_wait}: blocks until the event completes, then consumes it.
+     *
+     * @param how ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
+     */
+    public final void waitEvent(final long how)
+    {
+        live();
+        if (!complete())
+        {
+            block(how);
+        }
+        consumed = true;
+        release();
+    }
+
+    /**
+     * @return whether {@link #waitEvent} consumed the event.
+     */
+    public final boolean isConsumed()
+    {
+        return consumed;
+    }
+
+    /**
+     * {@code elan_link}: an event that completes when both do.
+     *
+     * @param a first event.
+     * @param b second event.
+     * @return the combined event.
+     */
+    public static ElanEvent link(final ElanEvent a, final ElanEvent b)
+    {
+        return new ElanEvent()
+        {
+            @Override
+            protected boolean complete()
+            {
+                return a.complete() && b.complete();
+            }
+
+            @Override
+            protected void block(final long how)
+            {
+                a.waitEvent(how);
+                b.waitEvent(how);
+            }
+
+            @Override
+            protected void chargePoll()
+            {
+                a.chargePoll();
+            }
+
+            @Override
+            public String toString()
+            {
+                return "link(" + a + ", " + b + ")";
+            }
+        };
+    }
+}
