@@ -92,6 +92,15 @@ public abstract class ElanEvent
     }
 
     /**
+     * Makes a consumed event object usable again, for libraries that keep a free list of them
+     * (as libelan does).
+     */
+    protected final void reuse()
+    {
+        consumed = false;
+    }
+
+    /**
      * @return whether {@link #waitEvent} consumed the event.
      */
     public final boolean isConsumed()

@@ -111,6 +111,14 @@ public final class Elan3Nic implements PacketEndpoint
     }
 
     /**
+     * @return the origin under which this NIC schedules its events (for code running on the NIC).
+     */
+    public Origin origin()
+    {
+        return origin;
+    }
+
+    /**
      * @return the platform profile.
      */
     public PlatformProfile profile()
@@ -848,8 +856,60 @@ public final class Elan3Nic implements PacketEndpoint
         final long header = sdramBus.use(acceptedNs, profile.sdramNs(24));
         final long done = write(c, bptr, Math.max(p.length, 1), header);
         final byte[] data = p.data;
-        origin.schedule(done, t -> land(c, bptr, data, q + E3.Q_EVENT, t));
+        final NicContext.QueueThread thread = c.queueThreads.get(q);
+        final int length = p.length;
+        origin.schedule(done, t ->
+        {
+            land(c, bptr, data, thread == null ? q + E3.Q_EVENT : 0, t);
+            if (thread != null)
+            {
+                thread.onSlot(bptr, length, t);
+            }
+        });
         return ACK_OK;
+    }
+
+    /**
+     * The thread processor copies {@code data} into the context's memory at {@code va} (host
+     * memory across PCI, or SDRAM) and then writes {@code doneValue} into the word at
+     * {@code doneVa} (0 for none), waking whoever waits on either. Used by the code that runs on
+     * the NIC (Tports delivering a matched message).
+     *
+     * @param c         the context.
+     * @param va        destination Elan address (ignored when {@code data} is empty).
+     * @param data      bytes to write.
+     * @param doneVa    completion word, or 0.
+     * @param doneValue value written there.
+     * @param readyNs   when the copy can start.
+     * @return when the completion word is written.
+     */
+    public long threadCopy(final NicContext c, final long va, final byte[] data, final long doneVa, final int doneValue,
+        final long readyNs)
+    {
+        if (data.length > 0)
+        {
+            c.check(va, data.length, Mmu.WRITE, "thread copy destination");
+        }
+        long t = data.length > 0 ? write(c, va, blocks(data.length), readyNs) : readyNs;
+        if (doneVa != 0)
+        {
+            c.check(doneVa, 4, Mmu.WRITE, "completion word");
+            t = write(c, doneVa, 4, t);
+        }
+        origin.schedule(t, x ->
+        {
+            if (data.length > 0)
+            {
+                c.write(va, data, 0, data.length, Mmu.WRITE, "thread copy destination");
+                c.notifyWrite(va, data.length);
+            }
+            if (doneVa != 0)
+            {
+                c.putInt(doneVa, doneValue, Mmu.WRITE);
+                c.notifyWrite(doneVa);
+            }
+        });
+        return t;
     }
 
     // ------------------------------------------------------------------ events

@@ -30,6 +30,7 @@ public final class NicContext
     int[] vpNode = new int[0];
     int[] vpContext = new int[0];
     final Map<Integer, int[]> broadcastVps = new HashMap<>();
+    final Map<Long, QueueThread> queueThreads = new HashMap<>();
     int myVp = -1;
     boolean inputBlocked;
     boolean detached;
@@ -174,6 +175,32 @@ public final class NicContext
     public void blockInputter(final boolean blocked)
     {
         this.inputBlocked = blocked;
+    }
+
+    /**
+     * Code the NIC's thread processor runs when a queued DMA lands in a queue (Tports matching):
+     * it is called at the time the slot has been written, instead of the queue's event firing.
+     */
+    @FunctionalInterface
+    public interface QueueThread
+    {
+        /**
+         * @param slotVa Elan address of the slot just written.
+         * @param length bytes written.
+         * @param timeNs when.
+         */
+        void onSlot(long slotVa, int length, long timeNs);
+    }
+
+    /**
+     * Hands arrivals in the queue at {@code queueVa} to a thread running on the NIC.
+     *
+     * @param queueVa the queue's Elan address.
+     * @param thread  the code.
+     */
+    public void runThreadOnQueue(final long queueVa, final QueueThread thread)
+    {
+        queueThreads.put(queueVa, thread);
     }
 
     /**

@@ -1,0 +1,154 @@
+package org.qsnet.tports;
+
+import org.qsnet.elan.ElanEvent;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.Elan3Context;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * The event of a Tports receive: its criteria, the word the NIC writes when the message has been
+ * delivered (or probed), and what {@code elan_tportRxWait} returns.
+ */
+public final class RxEvent extends ElanEvent
+{
+    private final Tport port;
+    private final Elan3Context ctx;
+    private final PlatformProfile profile;
+    private final long event;
+    private final long word;
+    private final long eventVa;
+    private final long wordVa;
+
+    int flags;
+    int senderMask;
+    int senderSel;
+    int tagMask;
+    int tagSel;
+    long buf;
+    int len;
+    private long systemBuffer;
+    private long destinationVa;
+    int sender;
+    int tag;
+    int size;
+    long dataAddr;
+    String error;
+
+    RxEvent(final Tport port, final Elan3Context ctx, final PlatformProfile profile)
+    {
+        this.port = port;
+        this.ctx = ctx;
+        this.profile = profile;
+        this.event = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+        this.word = ctx.allocMain(8, 8);
+        ctx.initeventWord(event, word);
+        this.eventVa = ctx.sdram2elan(event);
+        this.wordVa = ctx.main2elan(word);
+    }
+
+    void arm(final int f, final int sm, final int ss, final int tm, final int ts, final long b, final int l,
+        final long sysBuf)
+    {
+        reuse();
+        flags = f;
+        senderMask = sm;
+        senderSel = ss;
+        tagMask = tm;
+        tagSel = ts;
+        buf = b;
+        len = l;
+        systemBuffer = sysBuf;
+        error = null;
+        sender = -1;
+        tag = 0;
+        size = 0;
+        dataAddr = 0;
+        ctx.putInt(word, 0);
+        ctx.primeevent(event, 1);
+        final long host = sysBuf != 0 ? sysBuf : b;
+        if ((f & Tport.RX_PROBE) == 0 && l + (sysBuf != 0 ? 1 : 0) > 0)
+        {
+            destinationVa = ctx.main2elan(host);
+            if (destinationVa == Elan3.ELAN_BAD_ADDR)
+            {
+                throw new QsnetException("receive buffer 0x" + Long.toHexString(host) + " is not Elan-mapped memory");
+            }
+        }
+        else
+        {
+            destinationVa = 0;
+        }
+    }
+
+    long destination()
+    {
+        return destinationVa;
+    }
+
+    long destinationHost()
+    {
+        return systemBuffer != 0 ? systemBuffer : buf;
+    }
+
+    long eventVa()
+    {
+        return eventVa;
+    }
+
+    long wordVa()
+    {
+        return wordVa;
+    }
+
+    @Override
+    protected boolean complete()
+    {
+        return ctx.getInt(word) != 0;
+    }
+
+    @Override
+    protected void block(final long how)
+    {
+        ctx.waitFor(this::complete, wordVa, how);
+    }
+
+    @Override
+    protected void chargePoll()
+    {
+        ctx.owner().sim().poll(profile.hostPollNs());
+    }
+
+    @Override
+    protected void release()
+    {
+        port.recycle(this);
+    }
+
+    /**
+     * {@code elan_tportRxDone}.
+     *
+     * @return whether the receive has completed.
+     */
+    public boolean rxDone()
+    {
+        return done();
+    }
+
+    /**
+     * {@code elan_tportRxWait}: waits for the message and returns its sender, tag, size and the
+     * address of its data (the posted buffer, or a system buffer for RX_BUF, to free with
+     * {@link Tport#bufFree}); consumes the event. For RX_PROBE the message stays waiting.
+     *
+     * @return the result.
+     */
+    public Tport.RxResult rxWait()
+    {
+        waitEvent(Elan3.ELAN_POLL_EVENT);
+        if (error != null)
+        {
+            throw new QsnetException(error);
+        }
+        return new Tport.RxResult(sender, tag, size, (flags & Tport.RX_PROBE) != 0 ? 0 : dataAddr);
+    }
+}
