@@ -51,7 +51,7 @@ public final class Tport
     private static final int KIND_SYNC = 1;
     private static final int KIND_BIG = 2;
     /** Thread-processor operations to take an envelope from the queue and start matching it. */
-    private static final int ENVELOPE_OPS = 8;
+    private static final int ENVELOPE_OPS = 5;
     /** Thread-processor operations to post a receive. */
     private static final int POST_OPS = 2;
 
@@ -112,8 +112,13 @@ public final class Tport
         // the queue and its slots at the same addresses on every process (collective init)
         this.queue = ctx.allocElan(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
         this.queueVa = ctx.sdram2elan(queue);
-        this.slots = ctx.allocMain(64, (long)nslots * slotSize);
-        this.slotsVa = ctx.main2elan(slots);
+        // the slots live in Elan memory, where the thread processor matches them without crossing PCI
+        this.slots = ctx.allocElan(64, (long)nslots * slotSize);
+        if (slots == 0)
+        {
+            throw new QsnetException("nslots " + nslots + " of " + slotSize + " bytes do not fit the Elan heap");
+        }
+        this.slotsVa = ctx.sdram2elan(slots);
         this.threadDescriptor = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
         this.threadDescriptorVa = ctx.sdram2elan(threadDescriptor);
         final long ackWord = ctx.allocElan(8, 8);
@@ -219,8 +224,8 @@ public final class Tport
             final byte[] data = new byte[len];
             ctx.read(buf, data, 0, len);
             System.arraycopy(data, 0, envelope, ENVELOPE, len);
-            // the library copies the data beside the envelope: the buffer is free at once
-            base.ctx().owner().sim().advance((len / 8 + 1) * profile.hostPollNs());
+            // the library copies the data beside the envelope (a cached memcpy): the buffer is free at once
+            base.ctx().owner().sim().advance((len + 63) / 64 * profile.hostPollNs());
         }
         else if (ctx.main2elan(buf) == Elan3.ELAN_BAD_ADDR)
         {

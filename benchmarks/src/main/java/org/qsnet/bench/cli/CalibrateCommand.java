@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  * {@code qsnet calibrate}: every Elan3lib-level figure of CALIBRATION.md, published vs emulated.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-    description = "Runs the Elan3lib experiments behind every CALIBRATION.md figure on its platform profile and prints "
+    description = "Runs the Elan3lib, Elanlib and Tports experiments behind every CALIBRATION.md figure on its platform profile and prints "
         + "published vs emulated values and the difference (target: within 5 %).")
 public final class CalibrateCommand implements Callable<Integer>
 {
@@ -35,7 +35,7 @@ public final class CalibrateCommand implements Callable<Integer>
         }
         final List<Calibration.Result> results = Calibration.run(profile,
             r -> System.err.printf(Locale.ROOT, "%s: %s %.3f%n", r.target().profile(), r.target().figure(), r.emulated()));
-        final Table t = new Table("calibration: Elan3lib figures of CALIBRATION.md, published vs emulated")
+        final Table t = new Table("calibration: the figures of CALIBRATION.md, published vs emulated")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("method", "latency: post of elan3_putdma_main to the destination word event seen by the polling host, "
                 + "Elan->Elan buffers; bandwidth: 2 DMAs of 1 MB back to back, bytes / (last arrival - first post)");
@@ -45,8 +45,8 @@ public final class CalibrateCommand implements Callable<Integer>
         for (final Calibration.Result r : results)
         {
             final var target = r.target();
-            t.row(target.profile(), target.figure(), (target.upperBound() ? "< " : "") + fmt(target.published()), r.emulated(),
-                target.unit(), target.upperBound() ? "-" : String.format(Locale.ROOT, "%+.1f%%", 100 * r.difference()),
+            t.row(target.profile(), target.figure(), (target.bound() ? target.relation() + " " : "") + fmt(target.published()),
+                r.emulated(), target.unit(), target.bound() ? "-" : String.format(Locale.ROOT, "%+.1f%%", 100 * r.difference()),
                 r.ok() ? "yes" : "NO");
             all &= r.ok();
         }

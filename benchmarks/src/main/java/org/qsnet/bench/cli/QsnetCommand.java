@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "qsnet", mixinStandardHelpOptions = true, versionProvider = QsnetCommand.Version.class,
     description = "QsNet emulator: experiments on an emulated Quadrics Elan3 / Elite fat tree.",
-    subcommands = {TrafficCommand.class, PingCommand.class, CalibrateCommand.class, OsuCommand.class, HotspotCommand.class, CongestionCommand.class, TopologyCommand.class, PerfCommand.class,
+    subcommands = {TrafficCommand.class, PingCommand.class, CalibrateCommand.class, OsuCommand.class, HotspotCommand.class, ElanlibCommand.class, CongestionCommand.class, TopologyCommand.class, PerfCommand.class,
         BenchCommand.class, CommandLine.HelpCommand.class})
 public final class QsnetCommand implements Runnable
 {

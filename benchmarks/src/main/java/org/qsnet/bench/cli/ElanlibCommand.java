@@ -1,0 +1,63 @@
+package org.qsnet.bench.cli;
+
+import java.util.concurrent.Callable;
+
+import org.qsnet.bench.elan3.ElanlibExperiment;
+import org.qsnet.bench.report.Table;
+import org.qsnet.fabric.model.PlatformProfile;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code qsnet elanlib}: Tports latency, put latency and bandwidth, barriers and broadcast.
+ */
+@Command(name = "elanlib", mixinStandardHelpOptions = true,
+    description = "Elanlib and Tports experiments (Elanlib programs under prun): Tports one-way latency against size "
+        + "(pentium3-he), elan_put latency and windowed bandwidth (xeon-gc), gsync vs hgsync and bcast against the number "
+        + "of processes (alpha-es40, 2-64).")
+public final class ElanlibCommand implements Callable<Integer>
+{
+    @Option(names = "--format", defaultValue = "text", description = "text, csv or json. Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Override
+    public Integer call()
+    {
+        final Table.Format f = Table.Format.parse(format);
+        final String who = "qsnet " + BuildInfo.version();
+        final PlatformProfile p3 = PlatformProfile.pentium3He();
+        final Table tp = new Table("Tports one-way latency (us)").fact("emulator", who).fact("profile", p3.name())
+            .fact("published", "4.4 us small; a visible step where inline (< 288 B) turns synchronous");
+        tp.column("bytes", "%d").column("latency_us", "%.3f");
+        for (final int size : new int[] {0, 8, 64, 128, 256, 287, 288, 512, 1024, 2048, 4096})
+        {
+            tp.row(size, ElanlibExperiment.tportLatencyNs(p3, size) / 1000.0);
+        }
+        tp.print(f, System.out);
+
+        final PlatformProfile xeon = PlatformProfile.xeonGc();
+        final Table put = new Table("elan_put: latency (buffer polled) and bandwidth with a window of 8").fact("emulator", who)
+            .fact("profile", xeon.name()).fact("published", "2.0 us small, 314 MiB/s peak");
+        put.column("bytes", "%d").column("latency_us", "%.3f").column("MiB/s", "%.1f");
+        for (final int size : new int[] {8, 64, 1024, 4096, 65536})
+        {
+            put.row(size, ElanlibExperiment.putLatencyNs(xeon, size) / 1000.0,
+                ElanlibExperiment.putBandwidthMBs(xeon, size, 8, size >= 65536 ? 4 : 16) / 1.048576);
+        }
+        put.print(f, System.out);
+
+        final PlatformProfile alpha = PlatformProfile.alphaEs40();
+        final Table coll = new Table("barrier and broadcast (us per operation, 10 barriers / 5 broadcasts)").fact("emulator", who)
+            .fact("profile", alpha.name());
+        coll.column("procs", "%d").column("gsync", "%.2f").column("hgsync", "%.2f").column("bcast_64B", "%.2f")
+            .column("bcast_4KB", "%.2f");
+        for (final int n : new int[] {2, 4, 8, 16, 32, 64})
+        {
+            coll.row(n, ElanlibExperiment.barrierNs(alpha, n, false) / 1000, ElanlibExperiment.barrierNs(alpha, n, true) / 1000,
+                ElanlibExperiment.bcastNs(alpha, n, 64) / 1000, ElanlibExperiment.bcastNs(alpha, n, 4096) / 1000);
+        }
+        coll.print(f, System.out);
+        return 0;
+    }
+}
