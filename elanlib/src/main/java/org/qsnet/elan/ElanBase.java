@@ -412,6 +412,30 @@ public final class ElanBase
         symmetric.free(addr);
     }
 
+    /**
+     * {@code elan_gallocQueue}: a queue at the same Elan address on every member (collective).
+     *
+     * @param group the group.
+     * @return the queue.
+     */
+    public ElanQueue gallocQueue(final ElanGroup group)
+    {
+        live();
+        final ElanQueue q = new ElanQueue(this);
+        gsync(group);
+        return q;
+    }
+
+    /**
+     * {@code elan_queueMaxSlotSize}.
+     *
+     * @return 320 on Elan3.
+     */
+    public int queueMaxSlotSize()
+    {
+        return ElanQueue.MAX_SLOT_SIZE;
+    }
+
     // ------------------------------------------------------------------ one-sided
 
     private void reclaim()
@@ -797,6 +821,150 @@ public final class ElanBase
             final int parentRel = rel - Integer.lowestOneBit(rel);
             ctx.atomicFetchAdd(group.vp((parentRel + root) % n), elanAddress("counter", a.ackCounter), 1, 0, 0);
         }
+    }
+
+    /**
+     * {@code elan_hbcast}: the broadcast with the hardware: the root sends the data once, by a
+     * broadcast DMA, into every member's staging area (the destination event fires at each), the
+     * members copy it out and acknowledge with a fetch-and-add at the root. Needs contiguous VPs;
+     * otherwise falls back to {@link #bcast}.
+     *
+     * @param group the group.
+     * @param buf   host address, the same on every member.
+     * @param len   bytes, at most 64 KB.
+     * @param root  group index of the root.
+     */
+    public void hbcast(final ElanGroup group, final long buf, final long len, final int root)
+    {
+        live();
+        if (!group.contiguous() || group.size() < 2)
+        {
+            hgsyncFallbacks++;
+            bcast(group, buf, len, root);
+            return;
+        }
+        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
+        QsnetException.require(len >= 0 && len <= STAGING, "len", len, "must be in 0.." + STAGING);
+        final GroupArea a = area(group);
+        a.epoch++;
+        if (group.self() == root)
+        {
+            final int bvp = bcastVp(group);
+            final Slot s = slot();
+            final E3DmaMain d = new E3DmaMain();
+            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL_BROADCAST, retryCount);
+            d.dma_size = len;
+            d.dma_source = elanAddress("hbcast source", buf);
+            d.dma_dest = elanAddress("staging", a.staging);
+            d.dma_destEvent = ctx.sdram2elan(a.releaseEvent);
+            d.dma_destCookieVProc = bvp;
+            d.dma_srcEvent = ctx.sdram2elan(s.event);
+            d.dma_srcCookieVProc = ctx.localCookie(vp, bvp);
+            ctx.putdmaMain(d, s.descriptor);
+            busy.add(s);
+            // the root receives its own copy too: take it off its staging event
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.putInt(a.releaseWord, 0);
+            ctx.primeevent(a.releaseEvent, 1);
+            a.acks += group.size() - 1;
+            waitWord(a.ackCounter, a.acks);
+        }
+        else
+        {
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            final byte[] data = new byte[(int)len];
+            ctx.read(a.staging, data, 0, data.length);
+            ctx.write(buf, data, 0, data.length);
+            ctx.putInt(a.releaseWord, 0);
+            ctx.primeevent(a.releaseEvent, 1);
+            ctx.atomicFetchAdd(group.vp(root), elanAddress("counter", a.ackCounter), 1, 0, 0);
+        }
+    }
+
+    /**
+     * {@code elan_lockInit}: a lock word at {@code lock} in the memory of VP {@code owner}
+     * (call on the owner before anyone locks).
+     *
+     * @param lock  host address of the word (the same address everywhere: galloc'd).
+     */
+    public void lockInit(final long lock)
+    {
+        ctx.putInt(lock, 0);
+    }
+
+    /**
+     * {@code elan_lockLock}: takes the lock in VP {@code owner}'s memory with remote
+     * test-and-write (0 to VP+1), retrying with a back-off while another VP holds it.
+     *
+     * @param owner the VP whose memory holds the lock.
+     * @param lock  its host address.
+     */
+    public void lockLock(final int owner, final long lock)
+    {
+        live();
+        checkVp("owner", owner);
+        final long result = scratchResult();
+        long backoffNs = 1_000;
+        while (true)
+        {
+            final Slot s = slot();
+            ctx.putInt(result, -1);
+            ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), 0, vp + 1, result, s.event);
+            ctx.waitEventWord(s.event, s.word, waitType);
+            free.addLast(s);
+            if (ctx.getInt(result) == 0)
+            {
+                lockAcquisitions++;
+                return;
+            }
+            lockContentions++;
+            process.sim().advance(backoffNs);
+            backoffNs = Math.min(backoffNs * 2, 32_000);
+        }
+    }
+
+    /**
+     * {@code elan_lockUnLock}: releases a lock this VP holds.
+     *
+     * @param owner the VP whose memory holds the lock.
+     * @param lock  its host address.
+     */
+    public void lockUnLock(final int owner, final long lock)
+    {
+        live();
+        final long result = scratchResult();
+        final Slot s = slot();
+        ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), vp + 1, 0, result, s.event);
+        ctx.waitEventWord(s.event, s.word, waitType);
+        free.addLast(s);
+        if (ctx.getInt(result) != vp + 1)
+        {
+            throw new QsnetException("VP " + vp + " unlocked a lock it does not hold (held by VP " + (ctx.getInt(result) - 1)
+                + ")");
+        }
+    }
+
+    private long resultWord;
+    private long lockAcquisitions;
+    private long lockContentions;
+
+    private long scratchResult()
+    {
+        if (resultWord == 0)
+        {
+            resultWord = ctx.allocMain(8, 8);
+        }
+        return resultWord;
+    }
+
+    /**
+     * Group statistics counters.
+     *
+     * @return puts, gets, hgsync/hbcast fallbacks, lock acquisitions, lock contentions (retries).
+     */
+    public long[] groupStats()
+    {
+        return new long[] {puts, gets, hgsyncFallbacks, lockAcquisitions, lockContentions};
     }
 
     /**

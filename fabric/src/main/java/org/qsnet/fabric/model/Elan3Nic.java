@@ -81,6 +81,8 @@ public final class Elan3Nic implements PacketEndpoint
     private final Map<String, ArrayDeque<NicPacket>> refusedQueues = new HashMap<>();
     /** Destination side: queues that refused a packet of a source and take only its retries until one lands. */
     private final java.util.Set<String> refusing = new java.util.HashSet<>();
+    /** Per queue: the slot the inputter hands out next (q_bptr is published when a slot lands). */
+    private final Map<String, Long> reservedBptr = new HashMap<>();
 
     private long dmasStarted;
     private long nextDmaId;
@@ -844,10 +846,14 @@ public final class Elan3Nic implements PacketEndpoint
         final long base = c.getInt(q + E3.Q_BASE, Mmu.REMOTE_READ) & 0xffffffffL;
         final long top = c.getInt(q + E3.Q_TOP, Mmu.REMOTE_READ) & 0xffffffffL;
         final long fptr = c.getInt(q + E3.Q_FPTR, Mmu.REMOTE_READ) & 0xffffffffL;
-        final long bptr = c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
+        // the inputter reserves the slot now and publishes q_bptr once the slot is written, so a
+        // consumer that sees q_bptr move always finds the data there
+        final String key = c.number + ":" + q;
+        final Long reserved = reservedBptr.get(key);
+        final long bptr = reserved != null ? reserved : c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
         c.check(bptr, slotSize, Mmu.REMOTE_WRITE, "queue slot");
         final long next = bptr >= top ? base : bptr + slotSize;
-        c.putInt(q + E3.Q_BPTR, (int)next, Mmu.REMOTE_WRITE);
+        reservedBptr.put(key, next);
         if (next == fptr)
         {
             c.putInt(q + E3.Q_STATE, state | E3.QUEUE_FULL, Mmu.REMOTE_WRITE);
@@ -860,6 +866,7 @@ public final class Elan3Nic implements PacketEndpoint
         final int length = p.length;
         origin.schedule(done, t ->
         {
+            c.putInt(q + E3.Q_BPTR, (int)next, Mmu.REMOTE_WRITE);
             land(c, bptr, data, thread == null ? q + E3.Q_EVENT : 0, t);
             if (thread != null)
             {

@@ -1,0 +1,330 @@
+package org.qsnet.elan;
+
+import org.qsnet.elan3.E3DmaMain;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.Elan3Context;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.E3;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * {@code ELAN_QUEUE} with its split transmit/receive API ({@code elan_queueTxInit},
+ * {@code elan_queueRxInit}, {@code elan_queueTx}, {@code elan_queueRxPoll},
+ * {@code elan_queueRxWait}, {@code elan_queueRxComplete}) and the older main-queue API
+ * ({@code elan_mainQueueInit}, {@code elan_queueReq}, {@code elan_queueHaveReq},
+ * {@code elan_queueWait}), over queued DMA into an {@code E3_Queue}: header in Elan memory at
+ * the same address on every member, slots in host memory, {@code q_event} a block copy into a
+ * host block, consumed as in ELAN-API.md §1.5 flow 4.
+ */
+public final class ElanQueue
+{
+    /** {@code elan_queueMaxSlotSize} on Elan3: one packet. */
+    public static final int MAX_SLOT_SIZE = 320;
+    /** {@code LIBELAN_QUEUEREUSEBUF}: the message is copied on entry (always so here). */
+    public static final int LIBELAN_QUEUEREUSEBUF = 0x10000;
+
+    private final ElanBase base;
+    private final Elan3Context ctx;
+    private final PlatformProfile profile;
+    final long header;
+    final long headerVa;
+    private final long doneBlock;
+
+    ElanQueue(final ElanBase base)
+    {
+        this.base = base;
+        this.ctx = base.ctx();
+        this.profile = base.profile();
+        this.header = ctx.allocElan(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
+        this.headerVa = ctx.sdram2elan(header);
+        this.doneBlock = ctx.allocElan(64, 64);
+        ctx.write32Sdram(header + E3.Q_STATE, E3.QUEUE_LOCKED);
+        ctx.write32Sdram(doneBlock + 60, 1);
+    }
+
+    /**
+     * The transmit side ({@code ELAN_QUEUE_TX}).
+     */
+    public final class Tx
+    {
+        Tx()
+        {
+        }
+
+        /**
+         * {@code elan_queueTx}: sends {@code len} bytes (at most the receiver's slot size) into
+         * {@code destVp}'s queue.
+         *
+         * @param destVp the receiver.
+         * @param buf    host address of the message (copied on entry: reusable at once).
+         * @param len    bytes, at most 320.
+         * @return the event, complete when the message is in the receiver's queue.
+         */
+        public ElanEvent queueTx(final int destVp, final long buf, final int len)
+        {
+            QsnetException.require(len >= 0 && len <= MAX_SLOT_SIZE, "len", len, "must be in 0.." + MAX_SLOT_SIZE);
+            final long staging = ctx.allocMain(64, Math.max(64, len));
+            final byte[] b = new byte[len];
+            ctx.read(buf, b, 0, len);
+            ctx.write(staging, b, 0, len);
+            ctx.owner().sim().advance((len + 63) / 64 * profile.hostPollNs());
+            final long ev = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            final long word = ctx.allocMain(8, 8);
+            final long desc = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
+            ctx.initeventWord(ev, word);
+            // a recycled word may still hold the last completion
+            ctx.putInt(word, 0);
+            ctx.primeevent(ev, 1);
+            final E3DmaMain d = new E3DmaMain();
+            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_QUEUED, base.retryCount());
+            d.dma_size = len;
+            d.dma_source = ctx.main2elan(staging);
+            d.dma_destEvent = headerVa;
+            d.dma_destCookieVProc = destVp;
+            d.dma_srcEvent = ctx.sdram2elan(ev);
+            d.dma_srcCookieVProc = ctx.localCookie(base.vp(), destVp);
+            ctx.putdmaMain(d, desc);
+            return new ElanEvent()
+            {
+                @Override
+                protected boolean complete()
+                {
+                    return ctx.eventWordReady(word);
+                }
+
+                @Override
+                protected void block(final long how)
+                {
+                    ctx.waitEventWord(ev, word, how);
+                }
+
+                @Override
+                protected void chargePoll()
+                {
+                    ctx.owner().sim().poll(profile.hostPollNs());
+                }
+
+                @Override
+                protected void release()
+                {
+                    ctx.free(staging);
+                    ctx.free(word);
+                    ctx.freeElan(ev);
+                    ctx.freeElan(desc);
+                }
+            };
+        }
+    }
+
+    /**
+     * The receive side ({@code ELAN_QUEUE_RX}).
+     */
+    public final class Rx
+    {
+        private final int slotSize;
+        private final long slots;
+        private final long base0;
+        private final long top;
+        private final long block;
+        private long fptr;
+        private boolean holding;
+
+        Rx(final int nSlots, final int slotSize)
+        {
+            QsnetException.require(nSlots >= 2, "nSlots", nSlots, "must be at least 2");
+            QsnetException.require(slotSize >= 1 && slotSize <= MAX_SLOT_SIZE, "slotSize", slotSize,
+                "must be in 1.." + MAX_SLOT_SIZE + " (elan_queueMaxSlotSize)");
+            this.slotSize = slotSize;
+            this.slots = ctx.allocMain(64, (long)nSlots * slotSize);
+            this.base0 = ctx.main2elan(slots);
+            this.top = base0 + (long)(nSlots - 1) * slotSize;
+            this.block = ctx.allocMain(64, 64);
+            this.fptr = base0;
+            ctx.write32Sdram(header + E3.Q_SIZE, slotSize);
+            ctx.write32Sdram(header + E3.Q_BASE, (int)base0);
+            ctx.write32Sdram(header + E3.Q_TOP, (int)top);
+            ctx.write32Sdram(header + E3.Q_FPTR, (int)base0);
+            ctx.write32Sdram(header + E3.Q_BPTR, (int)base0);
+            ctx.initeventMain(header + E3.Q_EVENT, doneBlock, block);
+            ctx.primeevent(header + E3.Q_EVENT, 1);
+            ctx.write32Sdram(header + E3.Q_STATE, 0);
+        }
+
+        private boolean available()
+        {
+            final long bptr = ctx.read32Sdram(header + E3.Q_BPTR) & 0xffffffffL;
+            return bptr != fptr || (ctx.read32Sdram(header + E3.Q_STATE) & E3.QUEUE_FULL) != 0;
+        }
+
+        /**
+         * {@code elan_queueRxPoll}: whether a message is waiting.
+         *
+         * @param how polls to make.
+         * @return whether one is.
+         */
+        public boolean queueRxPoll(final long how)
+        {
+            for (long i = 0; i < Math.max(1, how); i++)
+            {
+                // the block only hints that something arrived; the pointers in SDRAM say what is left
+                if (available())
+                {
+                    return true;
+                }
+                ctx.owner().sim().poll(profile.hostPollNs());
+            }
+            return false;
+        }
+
+        /**
+         * {@code elan_queueRxWait}: waits for the next message. With a buffer, copies the whole slot
+         * into it and releases the slot; with 0, returns the host address of the slot, to release
+         * with {@link #queueRxComplete}.
+         *
+         * @param buf host buffer of at least the slot size, or 0.
+         * @param how the wait type.
+         * @return {@code buf}, or the slot's host address.
+         */
+        public long queueRxWait(final long buf, final long how)
+        {
+            if (holding)
+            {
+                throw new QsnetException("the previous slot was not released with elan_queueRxComplete");
+            }
+            // LA-MPI's consumer loop: re-arm q_event, then check the pointers so no arrival is missed
+            while (!available())
+            {
+                ctx.resetBcopyBlock(block);
+                ctx.waitevent(header + E3.Q_EVENT);
+                if (available())
+                {
+                    break;
+                }
+                ctx.waitEventBlk(header + E3.Q_EVENT, block, how);
+            }
+            final long slotHost = ctx.elan2main(fptr);
+            if (buf == 0)
+            {
+                holding = true;
+                return slotHost;
+            }
+            final byte[] b = new byte[slotSize];
+            ctx.read(slotHost, b, 0, slotSize);
+            ctx.write(buf, b, 0, slotSize);
+            ctx.owner().sim().advance((slotSize + 63) / 64 * profile.hostPollNs());
+            advance();
+            return buf;
+        }
+
+        /**
+         * {@code elan_queueRxComplete}: releases the slot returned by {@code queueRxWait(0, ...)}.
+         */
+        public void queueRxComplete()
+        {
+            if (!holding)
+            {
+                throw new QsnetException("no slot is held: call elan_queueRxWait with a NULL buffer first");
+            }
+            holding = false;
+            advance();
+        }
+
+        private void advance()
+        {
+            // read q_state before moving q_fptr: while FULL is set the inputter takes nothing, so
+            // clearing it after the move cannot erase a FULL set for the new front
+            final int state = ctx.read32Sdram(header + E3.Q_STATE);
+            fptr = fptr >= top ? base0 : fptr + slotSize;
+            ctx.write32Sdram(header + E3.Q_FPTR, (int)fptr);
+            if ((state & E3.QUEUE_FULL) != 0)
+            {
+                ctx.write32Sdram(header + E3.Q_STATE, state & ~E3.QUEUE_FULL);
+            }
+        }
+    }
+
+    /**
+     * {@code elan_queueTxInit}.
+     *
+     * @param rail  the rail (ELAN_RAIL_ALL).
+     * @param flags 0 or {@link #LIBELAN_QUEUEREUSEBUF}.
+     * @return the transmit side.
+     */
+    public Tx queueTxInit(final int rail, final int flags)
+    {
+        return new Tx();
+    }
+
+    /**
+     * {@code elan_queueRxInit}.
+     *
+     * @param nSlots   slots.
+     * @param slotSize bytes per slot, at most 320.
+     * @param rail     the rail.
+     * @param flags    0.
+     * @return the receive side.
+     */
+    public Rx queueRxInit(final int nSlots, final int slotSize, final int rail, final int flags)
+    {
+        return new Rx(nSlots, slotSize);
+    }
+
+    /**
+     * {@code ELAN_MAIN_QUEUE}: the older combined API.
+     */
+    public final class Main
+    {
+        private final Tx tx = new Tx();
+        private final Rx rx;
+
+        Main(final int nSlots, final int slotSize)
+        {
+            rx = new Rx(nSlots, slotSize);
+        }
+
+        /**
+         * {@code elan_queueReq}: a blocking send.
+         *
+         * @param destVp the receiver.
+         * @param buf    the message.
+         * @param len    bytes.
+         */
+        public void queueReq(final int destVp, final long buf, final int len)
+        {
+            tx.queueTx(destVp, buf, len).waitEvent(base.waitType());
+        }
+
+        /**
+         * {@code elan_queueHaveReq}.
+         *
+         * @return whether a message is waiting.
+         */
+        public boolean queueHaveReq()
+        {
+            return rx.queueRxPoll(1);
+        }
+
+        /**
+         * {@code elan_queueWait}: copies the next message into {@code buf}.
+         *
+         * @param buf host buffer of at least the slot size.
+         * @param how the wait type.
+         */
+        public void queueWait(final long buf, final long how)
+        {
+            rx.queueRxWait(buf, how);
+        }
+    }
+
+    /**
+     * {@code elan_mainQueueInit}.
+     *
+     * @param nSlots   slots.
+     * @param slotSize bytes per slot.
+     * @return the main queue.
+     */
+    public Main mainQueueInit(final int nSlots, final int slotSize)
+    {
+        return new Main(nSlots, slotSize);
+    }
+}

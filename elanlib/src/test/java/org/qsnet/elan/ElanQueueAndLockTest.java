@@ -1,0 +1,177 @@
+package org.qsnet.elan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.qsnet.elan3.Elan3;
+import org.qsnet.elan3.ElanMain;
+import org.qsnet.elan3.Prun;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ElanQueueAndLockTest
+{
+    private static void run(final int procs, final ElanMain main)
+    {
+        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(procs, procs, false, 0, Map.of()), main).throwIfFailed();
+    }
+
+    @Test
+    void shouldPassMessagesThroughTheSplitQueueApiInOrderFromEachSender()
+    {
+        final List<Integer> got = Collections.synchronizedList(new ArrayList<>());
+        run(3, (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final ElanQueue q = base.gallocQueue(base.allGroup());
+            assertEquals(320, base.queueMaxSlotSize());
+            final long buf = base.allocMain(64, 320);
+            if (base.vp() == 0)
+            {
+                final ElanQueue.Rx rx = q.queueRxInit(4, 64, 0, 0);
+                base.gsync(base.allGroup());
+                for (int i = 0; i < 20; i++)
+                {
+                    if (i % 2 == 0)
+                    {
+                        rx.queueRxWait(buf, Elan3.ELAN_POLL_EVENT);
+                        got.add(base.ctx().getInt(buf));
+                    }
+                    else
+                    {
+                        final long slot = rx.queueRxWait(0, Elan3.ELAN_POLL_EVENT);
+                        got.add(base.ctx().getInt(slot));
+                        assertThrows(QsnetException.class, () -> rx.queueRxWait(buf, Elan3.ELAN_POLL_EVENT));
+                        rx.queueRxComplete();
+                    }
+                    p.sim().compute(3_000);
+                }
+                assertTrue(!rx.queueRxPoll(1));
+            }
+            else
+            {
+                final ElanQueue.Tx tx = q.queueTxInit(0, ElanQueue.LIBELAN_QUEUEREUSEBUF);
+                base.gsync(base.allGroup());
+                for (int i = 0; i < 10; i++)
+                {
+                    base.ctx().putInt(buf, base.vp() * 100 + i);
+                    tx.queueTx(0, buf, 64).waitEvent(Elan3.ELAN_POLL_EVENT);
+                }
+                assertThrows(QsnetException.class, () -> tx.queueTx(0, buf, 400));
+            }
+        });
+        assertEquals(20, got.size());
+        for (final int sender : new int[] {1, 2})
+        {
+            final List<Integer> mine = got.stream().filter(v -> v / 100 == sender).toList();
+            for (int i = 0; i < 10; i++)
+            {
+                assertEquals(sender * 100 + i, mine.get(i), "order of sender " + sender + ": " + got);
+            }
+        }
+    }
+
+    @Test
+    void shouldServeTheMainQueueApi()
+    {
+        run(2, (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final ElanQueue q = base.gallocQueue(base.allGroup());
+            final long buf = base.allocMain(64, 320);
+            final ElanQueue.Main mq = q.mainQueueInit(8, 128);
+            base.gsync(base.allGroup());
+            if (base.vp() == 1)
+            {
+                base.ctx().putInt(buf, 4711);
+                mq.queueReq(0, buf, 8);
+            }
+            else
+            {
+                while (!mq.queueHaveReq())
+                {
+                    p.sim().advance(500);
+                }
+                mq.queueWait(buf, Elan3.ELAN_POLL_EVENT);
+                assertEquals(4711, base.ctx().getInt(buf));
+            }
+        });
+    }
+
+    @Test
+    void shouldSerialiseCriticalSectionsUnderContention()
+    {
+        final int procs = 8;
+        final int[] finalCount = new int[1];
+        final long[] contention = new long[1];
+        run(procs, (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final long lock = base.gallocMain(base.allGroup(), 8, 8);
+            final long counter = base.gallocMain(base.allGroup(), 8, 8);
+            final long local = base.allocMain(8, 8);
+            if (base.vp() == 0)
+            {
+                base.lockInit(lock);
+                base.ctx().putInt(counter, 0);
+            }
+            base.gsync(base.allGroup());
+            for (int i = 0; i < 5; i++)
+            {
+                base.lockLock(0, lock);
+                // read-modify-write of the counter at VP 0: correct only if exclusive
+                base.get(counter, local, 4, 0).waitEvent(Elan3.ELAN_POLL_EVENT);
+                base.ctx().putInt(local, base.ctx().getInt(local) + 1);
+                base.put(local, counter, 4, 0).waitEvent(Elan3.ELAN_POLL_EVENT);
+                base.lockUnLock(0, lock);
+            }
+            base.gsync(base.allGroup());
+            if (base.vp() == 0)
+            {
+                finalCount[0] = base.ctx().getInt(counter);
+            }
+            synchronized (contention)
+            {
+                contention[0] += base.groupStats()[4];
+            }
+        });
+        assertEquals(procs * 5, finalCount[0]);
+        assertTrue(contention[0] > 0, "the lock was contended");
+    }
+
+    @Test
+    void shouldBroadcastWithTheHardware()
+    {
+        run(8, (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final long buf = base.gallocMain(base.allGroup(), 64, 1024);
+            for (int round = 0; round < 3; round++)
+            {
+                if (base.vp() == round)
+                {
+                    for (int i = 0; i < 256; i++)
+                    {
+                        base.ctx().putInt(buf + 4L * i, round * 1000 + i);
+                    }
+                }
+                base.hbcast(base.allGroup(), buf, 1024, round);
+                for (int i = 0; i < 256; i++)
+                {
+                    assertEquals(round * 1000 + i, base.ctx().getInt(buf + 4L * i));
+                }
+            }
+            assertEquals(0, base.groupStats()[2], "no fallback: contiguous VPs");
+        });
+    }
+}
