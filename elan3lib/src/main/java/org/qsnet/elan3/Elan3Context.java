@@ -1077,15 +1077,7 @@ public final class Elan3Context
      */
     void store(final E3DmaMain dma, final long sdram)
     {
-        final var m = nic.sdram();
-        m.putInt(sdram + E3.DMA_TYPE, dma.dma_type);
-        m.putInt(sdram + E3.DMA_SIZE_FIELD, (int)dma.dma_size);
-        m.putInt(sdram + E3.DMA_SOURCE, (int)dma.dma_source);
-        m.putInt(sdram + E3.DMA_DEST, (int)dma.dma_dest);
-        m.putInt(sdram + E3.DMA_DEST_EVENT, (int)dma.dma_destEvent);
-        m.putInt(sdram + E3.DMA_DEST_COOKIE_VPROC, dma.dma_destCookieVProc);
-        m.putInt(sdram + E3.DMA_SRC_EVENT, (int)dma.dma_srcEvent);
-        m.putInt(sdram + E3.DMA_SRC_COOKIE_VPROC, dma.dma_srcCookieVProc);
+        dma.writeTo(nic.sdram(), sdram);
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.qsnet.tports;
 
-import org.qsnet.elan.ElanEvent;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.fabric.QsnetException;
@@ -10,16 +9,8 @@ import org.qsnet.fabric.model.PlatformProfile;
  * The event of a Tports receive: its criteria, the word the NIC writes when the message has been
  * delivered (or probed), and what {@code elan_tportRxWait} returns.
  */
-public final class RxEvent extends ElanEvent
+public final class RxEvent extends WordEvent
 {
-    private final Tport port;
-    private final Elan3Context ctx;
-    private final PlatformProfile profile;
-    private final long event;
-    private final long word;
-    private final long eventVa;
-    private final long wordVa;
-
     int flags;
     int senderMask;
     int senderSel;
@@ -37,20 +28,13 @@ public final class RxEvent extends ElanEvent
 
     RxEvent(final Tport port, final Elan3Context ctx, final PlatformProfile profile)
     {
-        this.port = port;
-        this.ctx = ctx;
-        this.profile = profile;
-        this.event = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
-        this.word = ctx.allocMain(8, 8);
-        ctx.initeventWord(event, word);
-        this.eventVa = ctx.sdram2elan(event);
-        this.wordVa = ctx.main2elan(word);
+        super(port, ctx, profile);
     }
 
     void arm(final int f, final int sm, final int ss, final int tm, final int ts, final long b, final int l,
         final long sysBuf)
     {
-        reuse();
+        rearm();
         flags = f;
         senderMask = sm;
         senderSel = ss;
@@ -64,8 +48,6 @@ public final class RxEvent extends ElanEvent
         tag = 0;
         size = 0;
         dataAddr = 0;
-        ctx.putInt(word, 0);
-        ctx.primeevent(event, 1);
         final long host = sysBuf != 0 ? sysBuf : b;
         if ((f & Tport.RX_PROBE) == 0 && l + (sysBuf != 0 ? 1 : 0) > 0)
         {
@@ -89,34 +71,6 @@ public final class RxEvent extends ElanEvent
     long destinationHost()
     {
         return systemBuffer != 0 ? systemBuffer : buf;
-    }
-
-    long eventVa()
-    {
-        return eventVa;
-    }
-
-    long wordVa()
-    {
-        return wordVa;
-    }
-
-    @Override
-    protected boolean complete()
-    {
-        return ctx.getInt(word) != 0;
-    }
-
-    @Override
-    protected void block(final long how)
-    {
-        ctx.waitFor(this::complete, wordVa, how);
-    }
-
-    @Override
-    protected void chargePoll()
-    {
-        ctx.owner().sim().poll(profile.hostPollNs());
     }
 
     @Override

@@ -447,15 +447,7 @@ public final class Tport
 
     private void writeDescriptor(final E3DmaMain d, final long sdram)
     {
-        final var m = nic.sdram();
-        m.putInt(sdram + E3.DMA_TYPE, d.dma_type);
-        m.putInt(sdram + E3.DMA_SIZE_FIELD, (int)d.dma_size);
-        m.putInt(sdram + E3.DMA_SOURCE, (int)d.dma_source);
-        m.putInt(sdram + E3.DMA_DEST, (int)d.dma_dest);
-        m.putInt(sdram + E3.DMA_DEST_EVENT, (int)d.dma_destEvent);
-        m.putInt(sdram + E3.DMA_DEST_COOKIE_VPROC, d.dma_destCookieVProc);
-        m.putInt(sdram + E3.DMA_SRC_EVENT, (int)d.dma_srcEvent);
-        m.putInt(sdram + E3.DMA_SRC_COOKIE_VPROC, d.dma_srcCookieVProc);
+        d.writeTo(nic.sdram(), sdram);
     }
 
     /**

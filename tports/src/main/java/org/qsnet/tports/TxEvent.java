@@ -1,6 +1,5 @@
 package org.qsnet.tports;
 
-import org.qsnet.elan.ElanEvent;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.fabric.model.PlatformProfile;
@@ -9,47 +8,21 @@ import org.qsnet.fabric.model.PlatformProfile;
  * The event of a Tports send: a word event in host memory the NIC writes when the send is
  * complete (inline: envelope delivered; TX_SYNC or big: matched / pulled by the receiver).
  */
-public final class TxEvent extends ElanEvent
+public final class TxEvent extends WordEvent
 {
-    private final Tport port;
-    private final Elan3Context ctx;
-    private final PlatformProfile profile;
-    private final long event;
-    private final long word;
     private final long descriptor;
     private final long staging;
-    private final long eventVa;
-    private final long wordVa;
 
     TxEvent(final Tport port, final Elan3Context ctx, final PlatformProfile profile)
     {
-        this.port = port;
-        this.ctx = ctx;
-        this.profile = profile;
-        this.event = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
-        this.word = ctx.allocMain(8, 8);
+        super(port, ctx, profile);
         this.descriptor = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
         this.staging = ctx.allocMain(64, 320);
-        ctx.initeventWord(event, word);
-        this.eventVa = ctx.sdram2elan(event);
-        this.wordVa = ctx.main2elan(word);
     }
 
     void arm()
     {
-        reuse();
-        ctx.putInt(word, 0);
-        ctx.primeevent(event, 1);
-    }
-
-    long eventVa()
-    {
-        return eventVa;
-    }
-
-    long wordVa()
-    {
-        return wordVa;
+        rearm();
     }
 
     long descriptor()
@@ -60,24 +33,6 @@ public final class TxEvent extends ElanEvent
     long staging(final int length)
     {
         return staging;
-    }
-
-    @Override
-    protected boolean complete()
-    {
-        return ctx.getInt(word) != 0;
-    }
-
-    @Override
-    protected void block(final long how)
-    {
-        ctx.waitFor(this::complete, wordVa, how);
-    }
-
-    @Override
-    protected void chargePoll()
-    {
-        ctx.owner().sim().poll(profile.hostPollNs());
     }
 
     @Override
