@@ -403,6 +403,161 @@ public final class ElanBase
     }
 
     /**
+     * {@code elan_gallocElan}: collective SDRAM allocation, the same handle (and Elan address) on
+     * every member.
+     *
+     * @param group the group (every member calls, in the same order).
+     * @param align alignment.
+     * @param size  bytes.
+     * @return the SDRAM handle.
+     */
+    public long gallocElan(final ElanGroup group, final int align, final long size)
+    {
+        live();
+        final long s = ctx.allocElan(align, size);
+        if (s == 0)
+        {
+            throw new QsnetException("gallocElan of " + size + " bytes failed: the Elan heap is exhausted");
+        }
+        gsync(group);
+        return s;
+    }
+
+    /**
+     * {@code elan_allocQueue}: a queue for this process only (its address is exchanged out of band).
+     *
+     * @return the queue.
+     */
+    public ElanQueue allocQueue()
+    {
+        live();
+        return new ElanQueue(this);
+    }
+
+    /**
+     * {@code elan_enable_network}: lets packets for this process in.
+     */
+    public void enableNetwork()
+    {
+        ctx.blockInputter(0);
+    }
+
+    /**
+     * {@code elan_disable_network}: holds packets for this process off (their senders retry).
+     */
+    public void disableNetwork()
+    {
+        ctx.blockInputter(1);
+    }
+
+    /**
+     * {@code elan_deviceCheck}: reads the device's state across PCI.
+     *
+     * @return 0 when the device is healthy; the NIC's recorded faults otherwise.
+     */
+    public int deviceCheck()
+    {
+        process.sim().advance(profile.hostCallNs() + profile.pioReadNs());
+        return ctx.hardware().faults().size();
+    }
+
+    /**
+     * {@code elan_generateCapability}: builds a capability from the compact string
+     * {@code N<node>C<low>-<my>-<high>N<low>-<high>R<mask><b|c>} with this job's key.
+     *
+     * @param capString the string (MPICH and NewMadeleine build it from PMI data).
+     * @return the capability.
+     */
+    public ElanCapability generateCapability(final String capString)
+    {
+        return ElanCapability.fromCompactString(capString, cap.userKey);
+    }
+
+    /**
+     * {@code elan_getenvCap}: the capability in {@code LIBELAN_ECAP0}.
+     *
+     * @param rail the rail (0).
+     * @return the capability.
+     */
+    public ElanCapability getenvCap(final int rail)
+    {
+        QsnetException.require(rail == 0, "rail", rail, "must be 0");
+        final String s = process.getenv("LIBELAN_ECAP" + rail);
+        if (s == null)
+        {
+            throw new QsnetException("LIBELAN_ECAP" + rail + " is not set");
+        }
+        return ElanCapability.fromCompactString(s, cap.userKey);
+    }
+
+    private final List<Runnable> progressFns = new ArrayList<>();
+
+    /**
+     * {@code elan_addProgressFn} / {@code elan_addPollFn}: a function the library calls while it
+     * waits in a collective or in {@link #waitAll}.
+     *
+     * @param fn the function.
+     */
+    public void addProgressFn(final Runnable fn)
+    {
+        progressFns.add(fn);
+    }
+
+    /**
+     * Runs the progress functions once.
+     */
+    public void progress()
+    {
+        for (final Runnable fn : List.copyOf(progressFns))
+        {
+            fn.run();
+        }
+    }
+
+    /**
+     * {@code elan_putv}: puts {@code count} pieces (each {@code src[i]} to {@code dst[i]},
+     * {@code len[i]} bytes) to one VP; one event for all.
+     *
+     * @param src    source host addresses.
+     * @param dst    destination host addresses.
+     * @param len    lengths.
+     * @param destVp the destination.
+     * @return an event complete when every piece is delivered.
+     */
+    public ElanEvent putv(final long[] src, final long[] dst, final long[] len, final int destVp)
+    {
+        QsnetException.require(src.length == dst.length && dst.length == len.length && src.length > 0, "putv vectors",
+            src.length + "/" + dst.length + "/" + len.length, "must have the same, non-zero length");
+        ElanEvent e = put(src[0], dst[0], len[0], destVp);
+        for (int i = 1; i < src.length; i++)
+        {
+            e = ElanEvent.link(e, put(src[i], dst[i], len[i], destVp));
+        }
+        return e;
+    }
+
+    /**
+     * {@code elan_getv}: the vector form of {@link #get}.
+     *
+     * @param src   source host addresses at {@code srcVp}.
+     * @param dst   local host addresses.
+     * @param len   lengths.
+     * @param srcVp the source.
+     * @return an event complete when every piece has landed.
+     */
+    public ElanEvent getv(final long[] src, final long[] dst, final long[] len, final int srcVp)
+    {
+        QsnetException.require(src.length == dst.length && dst.length == len.length && src.length > 0, "getv vectors",
+            src.length + "/" + dst.length + "/" + len.length, "must have the same, non-zero length");
+        ElanEvent e = get(src[0], dst[0], len[0], srcVp);
+        for (int i = 1; i < src.length; i++)
+        {
+            e = ElanEvent.link(e, get(src[i], dst[i], len[i], srcVp));
+        }
+        return e;
+    }
+
+    /**
      * {@code elan_gallocFree}.
      *
      * @param addr an address from {@link #gallocMain}.
@@ -614,6 +769,7 @@ public final class ElanBase
      */
     public void waitAll(final long how)
     {
+        progress();
         for (final Slot s : new ArrayList<>(busy))
         {
             if (!s.fired())
@@ -657,6 +813,7 @@ public final class ElanBase
 
     private void waitWord(final long addr, final int atLeast)
     {
+        progress();
         ctx.waitFor(() -> ctx.getInt(addr) >= atLeast, elanAddress("flag", addr), waitType);
     }
 

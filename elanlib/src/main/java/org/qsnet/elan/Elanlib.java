@@ -144,4 +144,171 @@ public final class Elanlib
     {
         base.reduce(group, src, dst, count, elementSize, op, root, flags);
     }
+
+    /** @see ElanBase#gallocElan(ElanGroup, int, long) @return SDRAM handle. */
+    public static long elan_gallocElan(final ElanBase base, final ElanGroup group, final int align, final long size)
+    {
+        return base.gallocElan(group, align, size);
+    }
+
+    /** @see ElanBase#gallocQueue(ElanGroup) @return the queue. */
+    public static ElanQueue elan_gallocQueue(final ElanBase base, final ElanGroup group)
+    {
+        return base.gallocQueue(group);
+    }
+
+    /** @see ElanBase#allocQueue() @return the queue. */
+    public static ElanQueue elan_allocQueue(final ElanBase state)
+    {
+        return state.allocQueue();
+    }
+
+    /** @see ElanBase#queueMaxSlotSize() @return 320. */
+    public static int elan_queueMaxSlotSize(final ElanBase state)
+    {
+        return state.queueMaxSlotSize();
+    }
+
+    /** @see ElanQueue#queueTxInit(int, int) @return the transmit side. */
+    public static ElanQueue.Tx elan_queueTxInit(final ElanBase state, final ElanQueue q, final int rail, final int flags)
+    {
+        return q.queueTxInit(rail, flags);
+    }
+
+    /** @see ElanQueue#queueRxInit(int, int, int, int) @return the receive side. */
+    public static ElanQueue.Rx elan_queueRxInit(final ElanBase state, final ElanQueue q, final int nSlots,
+        final int slotSize, final int rail, final int flags)
+    {
+        return q.queueRxInit(nSlots, slotSize, rail, flags);
+    }
+
+    /** @see ElanQueue.Tx#queueTx(int, long, int) @return the event. */
+    public static ElanEvent elan_queueTx(final ElanQueue.Tx tx, final int destVp, final long buf, final int len,
+        final int rail)
+    {
+        return tx.queueTx(destVp, buf, len);
+    }
+
+    /** @see ElanQueue.Rx#queueRxPoll(long) @return whether a message waits. */
+    public static boolean elan_queueRxPoll(final ElanQueue.Rx rx, final long how)
+    {
+        return rx.queueRxPoll(how);
+    }
+
+    /** @see ElanQueue.Rx#queueRxWait(long, long) @return the buffer or the slot. */
+    public static long elan_queueRxWait(final ElanQueue.Rx rx, final long buf, final long how)
+    {
+        return rx.queueRxWait(buf, how);
+    }
+
+    /** @see ElanQueue.Rx#queueRxComplete() */
+    public static void elan_queueRxComplete(final ElanQueue.Rx rx)
+    {
+        rx.queueRxComplete();
+    }
+
+    /** @see ElanQueue#mainQueueInit(int, int) @return the main queue. */
+    public static ElanQueue.Main elan_mainQueueInit(final ElanBase state, final ElanQueue q, final int nSlots,
+        final int slotSize)
+    {
+        return q.mainQueueInit(nSlots, slotSize);
+    }
+
+    /** @see ElanQueue.Main#queueReq(int, long, int) */
+    public static void elan_queueReq(final ElanQueue.Main mq, final int destVp, final long buf, final int len)
+    {
+        mq.queueReq(destVp, buf, len);
+    }
+
+    /** @see ElanQueue.Main#queueHaveReq() @return whether a message waits. */
+    public static boolean elan_queueHaveReq(final ElanQueue.Main mq)
+    {
+        return mq.queueHaveReq();
+    }
+
+    /** @see ElanQueue.Main#queueWait(long, long) */
+    public static void elan_queueWait(final ElanQueue.Main mq, final long buf, final long how)
+    {
+        mq.queueWait(buf, how);
+    }
+
+    /** @see ElanBase#lockInit(long) */
+    public static void elan_lockInit(final ElanBase state, final long lock)
+    {
+        state.lockInit(lock);
+    }
+
+    /** @see ElanBase#lockLock(int, long) */
+    public static void elan_lockLock(final ElanBase state, final int owner, final long lock)
+    {
+        state.lockLock(owner, lock);
+    }
+
+    /** @see ElanBase#lockUnLock(int, long) */
+    public static void elan_lockUnLock(final ElanBase state, final int owner, final long lock)
+    {
+        state.lockUnLock(owner, lock);
+    }
+
+    /** @see ElanBase#hbcast(ElanGroup, long, long, int) */
+    public static void elan_hbcast(final ElanBase base, final ElanGroup group, final long buf, final long len, final int root)
+    {
+        base.hbcast(group, buf, len, root);
+    }
+
+    /** @see ElanBase#putv(long[], long[], long[], int) @return the event. */
+    public static ElanEvent elan_putv(final ElanBase state, final long[] src, final long[] dst, final long[] len,
+        final int destVp)
+    {
+        return state.putv(src, dst, len, destVp);
+    }
+
+    /** @see ElanBase#getv(long[], long[], long[], int) @return the event. */
+    public static ElanEvent elan_getv(final ElanBase state, final long[] src, final long[] dst, final long[] len,
+        final int srcVp)
+    {
+        return state.getv(src, dst, len, srcVp);
+    }
+
+    /** @see ElanBase#enableNetwork() */
+    public static void elan_enable_network(final ElanBase state)
+    {
+        state.enableNetwork();
+    }
+
+    /** @see ElanBase#disableNetwork() */
+    public static void elan_disable_network(final ElanBase state)
+    {
+        state.disableNetwork();
+    }
+
+    /** @see ElanBase#deviceCheck() @return 0 when healthy. */
+    public static int elan_deviceCheck(final ElanBase state)
+    {
+        return state.deviceCheck();
+    }
+
+    /** @see ElanBase#addProgressFn(Runnable) */
+    public static void elan_addProgressFn(final ElanBase state, final Runnable fn)
+    {
+        state.addProgressFn(fn);
+    }
+
+    /** @see ElanBase#addProgressFn(Runnable) */
+    public static void elan_addPollFn(final ElanBase state, final Runnable fn)
+    {
+        state.addProgressFn(fn);
+    }
+
+    /** @see ElanBase#generateCapability(String) @return the capability. */
+    public static org.qsnet.elan3.ElanCapability elan_generateCapability(final ElanBase state, final String capString)
+    {
+        return state.generateCapability(capString);
+    }
+
+    /** @see ElanBase#getenvCap(int) @return the capability. */
+    public static org.qsnet.elan3.ElanCapability elan_getenvCap(final ElanBase state, final int rail)
+    {
+        return state.getenvCap(rail);
+    }
 }
