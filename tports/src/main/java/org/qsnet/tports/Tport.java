@@ -90,11 +90,29 @@ public final class Tport
         long senderBuffer;
         long senderCompletion;
         byte[] data;
+        /** Fragments it took in a shared-memory FIFO; 0 when it came through the NIC. */
+        int shmFragments;
+        /** The synchronous sender's event, for the shared-memory path. */
+        TxEvent shmTx;
+        /** Shared-memory path: fragments in the FIFO so far, fragments copied out, the receive. */
+        int fragsArrived;
+        int fragsDrained;
+        long drainFreeNs;
+        RxEvent rx;
     }
 
+    private final int shmFifoDepth;
+    private final int shmFragSize;
+    private final int shmBigmsg;
+
     private Tport(final ElanBase base, final int nslots, final int smallmsg, final int bigmsg, final long waitType,
-        final int retryCount)
+        final int retryCount, final int shmFifoDepth, final int shmFragSize)
     {
+        QsnetException.require(shmFifoDepth >= 1, "shmFifoDepth", shmFifoDepth, "must be at least 1");
+        QsnetException.require(shmFragSize >= 64, "shmFragSize", shmFragSize, "must be at least 64");
+        this.shmFifoDepth = shmFifoDepth;
+        this.shmFragSize = shmFragSize;
+        this.shmBigmsg = Integer.parseInt(base.tunable("shm_bigmsg", Integer.toString(1 << 20)));
         QsnetException.require(nslots >= 2 && nslots <= 4096, "nslots", nslots, "must be in 2..4096");
         QsnetException.require(smallmsg >= 0 && smallmsg <= 320 - ENVELOPE, "smallmsg", smallmsg,
             "must be in 0.." + (320 - ENVELOPE) + " (an envelope and its inline data fill one 320-byte queue slot)");
@@ -131,6 +149,7 @@ public final class Tport
         ctx.write32Sdram(queue + E3.Q_FPTR, (int)slotsVa);
         ctx.write32Sdram(queue + E3.Q_BPTR, (int)slotsVa);
         hw.runThreadOnQueue(queueVa, this::onEnvelope);
+        hw.attachLibrary(this);
         ctx.write32Sdram(queue + E3.Q_STATE, 0);
         base.gsync(base.allGroup());
     }
@@ -156,7 +175,8 @@ public final class Tport
         final int stripemsg, final long waitType, final int retryCount, final int shmKey, final int shmFifoDepth,
         final int shmFragSize, final int flags)
     {
-        return new Tport(base, nslots, smallmsg, bigmsg, waitType, retryCount);
+        return new Tport(base, nslots, smallmsg, bigmsg, waitType, retryCount, shmFifoDepth <= 0 ? 16 : shmFifoDepth,
+            shmFragSize <= 0 ? 8192 : shmFragSize);
     }
 
     /**
@@ -169,7 +189,8 @@ public final class Tport
     {
         return new Tport(base, Integer.parseInt(base.tunable("tport_nslots", "64")),
             Integer.parseInt(base.tunable("tport_smallmsg", "288")), Integer.parseInt(base.tunable("tport_bigmsg", "65536")),
-            base.waitType(), base.retryCount());
+            base.waitType(), base.retryCount(), Integer.parseInt(base.tunable("shm_fifodepth", "16")),
+            Integer.parseInt(base.tunable("shm_fragsize", "8192")));
     }
 
     /**
@@ -209,8 +230,13 @@ public final class Tport
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
         QsnetException.require((flags & ~TX_SYNC) == 0, "flags", "0x" + Integer.toHexString(flags),
             "may only contain ELAN_TPORT_TXSYNC");
-        final boolean inline = len < smallmsg;
         final boolean sync = (flags & TX_SYNC) != 0;
+        final Tport local = sameNode(destVp);
+        if (local != null && len <= shmBigmsg)
+        {
+            return shmSend(local, sync, myVp, tag, buf, len);
+        }
+        final boolean inline = len < smallmsg;
         final TxEvent tx = txPool.isEmpty() ? new TxEvent(this, ctx, profile) : txPool.pollFirst();
         tx.arm();
         final byte[] envelope = new byte[ENVELOPE + (inline ? len : 0)];
@@ -257,6 +283,167 @@ public final class Tport
             stats.nTxBigSync++;
         }
         return tx;
+    }
+
+    // ------------------------------------------------------------------ shared memory
+
+    private Tport sameNode(final int destVp)
+    {
+        final NicContext me = hw;
+        final int node = me.nodeOf(destVp);
+        if (node != nic.node())
+        {
+            return null;
+        }
+        final NicContext other = nic.context(me.vpContextOf(destVp));
+        return other != null && other.library() instanceof Tport t ? t : null;
+    }
+
+    /**
+     * The shared-memory path between processes of one node: the sender copies the message into a
+     * FIFO of {@code shm_fifodepth} fragments of {@code shm_fragsize} bytes shared with the
+     * receiver (a cached memcpy), the receiver's library takes it from there and matches it on the
+     * host. No NIC, no PCI. A full FIFO holds the sender until the receiver drains a fragment.
+     */
+    private TxEvent shmSend(final Tport to, final boolean sync, final int myVp, final int tag, final long buf,
+        final int len)
+    {
+        final TxEvent tx = txPool.isEmpty() ? new TxEvent(this, ctx, profile) : txPool.pollFirst();
+        tx.arm();
+        final byte[] data = new byte[len];
+        ctx.read(buf, data, 0, len);
+        final int fragments = Math.max(1, (len + shmFragSize - 1) / shmFragSize);
+        final Message m = new Message();
+        m.sender = myVp;
+        m.tag = tag;
+        m.size = len;
+        m.kind = sync ? KIND_SYNC : KIND_INLINE;
+        m.data = data;
+        m.shmFragments = fragments;
+        m.shmTx = sync ? tx : null;
+        final var sim = ctx.owner().sim();
+        for (int f = 0; f < fragments; f++)
+        {
+            // wait for room in the FIFO: the receiver drains it as it copies fragments out
+            sim.awaitUntil(() -> to.shmInFlight < to.shmFifoDepth, to.shmSpace);
+            to.shmInFlight++;
+            sim.advance(profile.hostCallNs() + memcpyNs(Math.min(shmFragSize, len - f * shmFragSize)));
+            nic.origin().schedule(sim.nowNs(), t -> to.onShmFragment(m, t));
+        }
+        stats.nShmTx++;
+        if (fragments > 1)
+        {
+            stats.nFragTx += fragments;
+        }
+        if (!sync)
+        {
+            // the data is in the FIFO: the buffer is free
+            hw.putInt(tx.wordVa(), 1, org.qsnet.fabric.memory.Mmu.WRITE);
+        }
+        return tx;
+    }
+
+    private long memcpyNs(final int bytes)
+    {
+        return (bytes + 63) / 64 * profile.hostPollNs();
+    }
+
+    private int shmInFlight;
+    private final org.qsnet.fabric.engine.Signal shmSpace = new org.qsnet.fabric.engine.Signal("shared-memory FIFO space");
+
+    private void onShmFragment(final Message m, final long now)
+    {
+        m.fragsArrived++;
+        if (m.fragsArrived == 1)
+        {
+            // the first fragment announces the message to the receiving library
+            stats.nShmRx++;
+            for (final Iterator<RxEvent> it = posted.iterator(); it.hasNext();)
+            {
+                final RxEvent rx = it.next();
+                if (matches(rx, m))
+                {
+                    it.remove();
+                    if ((rx.flags & RX_PROBE) != 0)
+                    {
+                        unexpected.add(m);
+                        probeShm(rx, m, now);
+                        return;
+                    }
+                    claimShm(rx, m, now);
+                    return;
+                }
+            }
+            unexpected.add(m);
+            return;
+        }
+        drainShm(m, now);
+    }
+
+    private void probeShm(final RxEvent rx, final Message m, final long now)
+    {
+        rx.sender = m.sender;
+        rx.tag = m.tag;
+        rx.size = m.size;
+        nic.origin().schedule(now + profile.hostCallNs(), t -> setWord(rx));
+    }
+
+    /** A receive takes a shared-memory message: it copies out every fragment there and to come. */
+    private void claimShm(final RxEvent rx, final Message m, final long now)
+    {
+        rx.sender = m.sender;
+        rx.tag = m.tag;
+        rx.size = m.size;
+        if ((rx.flags & RX_BUF) == 0 && m.size > rx.len)
+        {
+            rx.error = "message of " + m.size + " bytes from VP " + m.sender + " (tag " + m.tag
+                + ") does not fit the posted receive of " + rx.len + " bytes";
+        }
+        rx.dataAddr = rx.destinationHost();
+        m.rx = rx;
+        m.drainFreeNs = now;
+        drainShm(m, now);
+    }
+
+    private void drainShm(final Message m, final long now)
+    {
+        final RxEvent rx = m.rx;
+        if (rx == null)
+        {
+            return;
+        }
+        while (m.fragsDrained < m.fragsArrived)
+        {
+            final int f = m.fragsDrained++;
+            final int bytes = Math.min(shmFragSize, m.size - f * shmFragSize);
+            m.drainFreeNs = Math.max(m.drainFreeNs, now) + profile.hostCallNs() + memcpyNs(bytes);
+            final boolean last = m.fragsDrained == m.shmFragments;
+            nic.origin().schedule(m.drainFreeNs, t ->
+            {
+                shmInFlight--;
+                shmSpace.fire();
+                if (last)
+                {
+                    if (rx.error == null && m.size > 0)
+                    {
+                        hw.write(rx.destination(), m.data, 0, m.data.length, org.qsnet.fabric.memory.Mmu.WRITE,
+                            "receive buffer");
+                        stats.dRxBytes += m.size;
+                    }
+                    setWord(rx);
+                    if (m.shmTx != null)
+                    {
+                        m.shmTx.completeFromPeer();
+                    }
+                }
+            });
+        }
+    }
+
+    private void setWord(final RxEvent rx)
+    {
+        hw.putInt(rx.wordVa(), 1, org.qsnet.fabric.memory.Mmu.WRITE);
+        hw.signalWrite(rx.wordVa());
     }
 
     // ------------------------------------------------------------------ receive
@@ -309,7 +496,21 @@ public final class Tport
                 {
                     it.remove();
                 }
-                deliver(rx, m, nic.threadWork(now, POST_OPS + scanned), false);
+                if (m.shmFragments > 0)
+                {
+                    if ((rx.flags & RX_PROBE) != 0)
+                    {
+                        probeShm(rx, m, now);
+                    }
+                    else
+                    {
+                        claimShm(rx, m, now);
+                    }
+                }
+                else
+                {
+                    deliver(rx, m, nic.threadWork(now, POST_OPS + scanned), false);
+                }
                 return;
             }
         }
@@ -510,6 +711,12 @@ public final class Tport
         public long bRxBytes;
         /** Messages buffered. */
         public long nBuf;
+        /** Messages sent through shared memory. */
+        public long nShmTx;
+        /** Messages received through shared memory. */
+        public long nShmRx;
+        /** Fragments sent (messages longer than shm_fragsize). */
+        public long nFragTx;
         /** Bytes buffered. */
         public long bufBytes;
 
@@ -522,6 +729,9 @@ public final class Tport
             s.dRxBytes = dRxBytes;
             s.bRxBytes = bRxBytes;
             s.nBuf = nBuf;
+            s.nShmTx = nShmTx;
+            s.nShmRx = nShmRx;
+            s.nFragTx = nFragTx;
             s.bufBytes = bufBytes;
             return s;
         }

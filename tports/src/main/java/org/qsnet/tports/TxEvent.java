@@ -25,6 +25,13 @@ public final class TxEvent extends WordEvent
         rearm();
     }
 
+    /** A receiver on the same node matched this synchronous send (shared-memory path). */
+    void completeFromPeer()
+    {
+        ctx.hardware().putInt(wordVa(), 1, org.qsnet.fabric.memory.Mmu.WRITE);
+        ctx.hardware().signalWrite(wordVa());
+    }
+
     long descriptor()
     {
         return descriptor;

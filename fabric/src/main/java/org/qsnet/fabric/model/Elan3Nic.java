@@ -1117,6 +1117,15 @@ public final class Elan3Nic implements PacketEndpoint
     }
 
     /**
+     * @param number a hardware context number.
+     * @return the context attached under it, or null.
+     */
+    public NicContext context(final int number)
+    {
+        return contexts.get(number);
+    }
+
+    /**
      * @return contexts attached now, by number.
      */
     public List<NicContext> contexts()

@@ -127,6 +127,25 @@ public final class NicContext
     }
 
     /**
+     * @param vp a VP.
+     * @return its hardware context number, or -1 outside the table.
+     */
+    public int vpContextOf(final int vp)
+    {
+        return vp >= 0 && vp < vpContext.length ? vpContext[vp] : -1;
+    }
+
+    /**
+     * Wakes whoever waits on an address a library running beside the NIC (shared memory) wrote.
+     *
+     * @param va the Elan address written.
+     */
+    public void signalWrite(final long va)
+    {
+        notifyWrite(va);
+    }
+
+    /**
      * Binds a broadcast VP to a contiguous VP range.
      *
      * @param bcastVp the broadcast VP (at or above the VP count).
@@ -201,6 +220,27 @@ public final class NicContext
     public void runThreadOnQueue(final long queueVa, final QueueThread thread)
     {
         queueThreads.put(queueVa, thread);
+    }
+
+    private Object library;
+
+    /**
+     * @return what a library attached to this context (its per-process state on the node), or null.
+     */
+    public Object library()
+    {
+        return library;
+    }
+
+    /**
+     * Attaches a library's per-process state, so that a process on the same node can reach it
+     * through shared memory (Tports' shared-memory path).
+     *
+     * @param state the state.
+     */
+    public void attachLibrary(final Object state)
+    {
+        this.library = state;
     }
 
     /**
