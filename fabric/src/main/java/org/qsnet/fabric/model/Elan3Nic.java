@@ -860,7 +860,7 @@ public final class Elan3Nic implements PacketEndpoint
         }
         // the header read and update in SDRAM, then the slot written into host memory
         final long header = sdramBus.use(acceptedNs, profile.sdramNs(24));
-        final long done = write(c, bptr, Math.max(p.length, 1), header);
+        final long done = write(c, bptr, blocks(Math.max(p.length, 1)), header);
         final byte[] data = p.data;
         final NicContext.QueueThread thread = c.queueThreads.get(q);
         final int length = p.length;
