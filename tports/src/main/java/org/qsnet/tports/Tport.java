@@ -101,6 +101,7 @@ public final class Tport
         RxEvent rx;
     }
 
+    private final int fragSize;
     private final int shmFifoDepth;
     private final int shmFragSize;
     private final int shmBigmsg;
@@ -111,6 +112,8 @@ public final class Tport
         QsnetException.require(shmFifoDepth >= 1, "shmFifoDepth", shmFifoDepth, "must be at least 1");
         QsnetException.require(shmFragSize >= 64, "shmFragSize", shmFragSize, "must be at least 64");
         this.shmFifoDepth = shmFifoDepth;
+        this.fragSize = Integer.parseInt(base.tunable("tport_fragsize", Integer.toString(1 << 20)));
+        QsnetException.require(fragSize >= 320, "LIBELAN_TPORT_FRAGSIZE", fragSize, "must be at least 320");
         this.shmFragSize = shmFragSize;
         this.shmBigmsg = Integer.parseInt(base.tunable("shm_bigmsg", Integer.toString(1 << 20)));
         QsnetException.require(nslots >= 2 && nslots <= 4096, "nslots", nslots, "must be in 2..4096");
@@ -239,6 +242,16 @@ public final class Tport
         final boolean inline = len < smallmsg;
         final TxEvent tx = txPool.isEmpty() ? new TxEvent(this, ctx, profile) : txPool.pollFirst();
         tx.arm();
+        if (!inline)
+        {
+            // a big message is pulled in fragments of tport_fragsize: each get's source event counts
+            final int fragments = (len + fragSize - 1) / fragSize;
+            if (fragments > 1)
+            {
+                ctx.primeevent(tx.eventHandle(), fragments);
+                stats.nFragTx += fragments;
+            }
+        }
         final byte[] envelope = new byte[ENVELOPE + (inline ? len : 0)];
         final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(envelope).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, myVp).putInt(4, tag).putInt(8, len).putInt(12, inline ? (sync ? KIND_SYNC : KIND_INLINE) : KIND_BIG);
@@ -617,17 +630,29 @@ public final class Tport
 
     private void pull(final RxEvent rx, final Message m, final long dest)
     {
-        final E3DmaMain d = new E3DmaMain();
-        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, retryCount);
-        d.dma_size = m.size;
-        d.dma_source = m.senderBuffer;
-        d.dma_dest = dest;
-        d.dma_destEvent = rx.eventVa();
-        d.dma_srcEvent = m.senderCompletion;
-        d.dma_destCookieVProc = base.vp();
-        d.dma_srcCookieVProc = m.sender;
-        writeDescriptor(d, threadDescriptor);
-        nic.command(hw, threadDescriptorVa);
+        // messages above tport_fragsize are pulled in several gets; the receive completes with the last
+        final int fragments = Math.max(1, (m.size + fragSize - 1) / fragSize);
+        if (fragments > 1)
+        {
+            rx.recount(fragments);
+            stats.nFragRx += fragments;
+        }
+        for (int f = 0; f < fragments; f++)
+        {
+            final long offset = (long)f * fragSize;
+            final E3DmaMain d = new E3DmaMain();
+            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, retryCount);
+            d.dma_size = Math.min(fragSize, m.size - offset);
+            d.dma_source = m.senderBuffer + offset;
+            d.dma_dest = dest + offset;
+            d.dma_destEvent = rx.eventVa();
+            d.dma_srcEvent = m.senderCompletion;
+            d.dma_destCookieVProc = base.vp();
+            d.dma_srcCookieVProc = m.sender;
+            // the descriptor is read when the command is taken: one scratch serves every fragment
+            writeDescriptor(d, threadDescriptor);
+            nic.command(hw, threadDescriptorVa);
+        }
     }
 
     private void acknowledge(final int senderVp, final long wordVa, final long readyNs)
@@ -715,8 +740,10 @@ public final class Tport
         public long nShmTx;
         /** Messages received through shared memory. */
         public long nShmRx;
-        /** Fragments sent (messages longer than shm_fragsize). */
+        /** Fragments sent (big messages above tport_fragsize, shared-memory messages above shm_fragsize). */
         public long nFragTx;
+        /** Fragments pulled by this receiver. */
+        public long nFragRx;
         /** Bytes buffered. */
         public long bufBytes;
 
@@ -732,6 +759,7 @@ public final class Tport
             s.nShmTx = nShmTx;
             s.nShmRx = nShmRx;
             s.nFragTx = nFragTx;
+            s.nFragRx = nFragRx;
             s.bufBytes = bufBytes;
             return s;
         }

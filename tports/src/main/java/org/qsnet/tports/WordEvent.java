@@ -40,6 +40,20 @@ abstract class WordEvent extends ElanEvent
         ctx.primeevent(event, 1);
     }
 
+    /**
+     * Sets the event's count from the NIC side (a message in {@code count} fragments completes it
+     * only when every fragment is in).
+     */
+    final void recount(final int count)
+    {
+        ctx.hardware().putInt(eventVa + org.qsnet.fabric.model.E3.EV_COUNT, count, org.qsnet.fabric.memory.Mmu.WRITE);
+    }
+
+    final long eventHandle()
+    {
+        return event;
+    }
+
     final long eventVa()
     {
         return eventVa;

@@ -16,6 +16,38 @@ import org.qsnet.fabric.model.PlatformProfile;
 class TportShmTest
 {
     @Test
+    void shouldPullBigMessagesInFragmentsOfFragsize()
+    {
+        final Tport.TportStats[] stats = new Tport.TportStats[2];
+        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(2, 2, false, 0, Map.of("LIBELAN_TPORT_FRAGSIZE", "4096")),
+            (p, a) ->
+            {
+                final ElanBase base = ElanBase.baseInit(0);
+                final Tport tp = Tport.init(base);
+                final long buf = base.allocMain(64, 20_000);
+                if (base.vp() == 0)
+                {
+                    for (int w = 0; w < 5000; w++)
+                    {
+                        base.ctx().putInt(buf + 4L * w, w ^ 0x5a5a);
+                    }
+                    tp.txStart(0, 1, 0, 3, buf, 20_000).txWait();
+                }
+                else
+                {
+                    assertEquals(20_000, tp.rxStart(0, 0, 0, 0, 0, buf, 20_000).rxWait().size());
+                    for (int w = 0; w < 5000; w++)
+                    {
+                        assertEquals(w ^ 0x5a5a, base.ctx().getInt(buf + 4L * w));
+                    }
+                }
+                stats[base.vp()] = tp.getStats();
+            }).throwIfFailed();
+        assertEquals(5, stats[0].nFragTx);
+        assertEquals(5, stats[1].nFragRx);
+    }
+
+    @Test
     void shouldExchangeThroughSharedMemoryOnOneNodeFasterThanThroughTheNic()
     {
         final long[] latency = new long[2];
