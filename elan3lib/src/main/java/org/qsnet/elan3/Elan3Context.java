@@ -1145,6 +1145,24 @@ public final class Elan3Context
         }
     }
 
+    /**
+     * The hardware barrier test: a broadcast to the VPs of {@code bcastVp} that succeeds only when
+     * the word at {@code hostWord} (the same address in every member) has reached {@code expected}
+     * everywhere; the NIC repeats it until then and sets {@code ev}. (Elanlib's {@code elan_hgsync}
+     * is built on it.)
+     *
+     * @param bcastVp  a broadcast VP.
+     * @param hostWord host address of the word, in every member.
+     * @param expected the value to reach.
+     * @param ev       local event set when every member is ready (SDRAM handle).
+     */
+    public void broadcastTest(final int bcastVp, final long hostWord, final int expected, final long ev)
+    {
+        attachedCheck();
+        charge(4 * profile.pioWriteNs());
+        nic.broadcastTest(hw, bcastVp, mappedMain("barrier word", hostWord), expected, eventVa(ev));
+    }
+
     // ------------------------------------------------------------------ remote atomics
 
     /**

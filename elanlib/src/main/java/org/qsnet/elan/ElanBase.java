@@ -91,6 +91,7 @@ public final class ElanBase
         int acks;
         int hgsyncs;
         final long hgFlag;
+        final long hgArrived;
 
         GroupArea(final ElanGroup g)
         {
@@ -98,6 +99,7 @@ public final class ElanBase
             counter = galloc(8, 8);
             ackCounter = galloc(8, 8);
             hgFlag = galloc(8, 8);
+            hgArrived = galloc(8, 8);
             staging = galloc(64, STAGING * Math.max(1, g.size()));
             arrivalsEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
             arrivalsWord = galloc(8, 8);
@@ -857,9 +859,10 @@ public final class ElanBase
     }
 
     /**
-     * {@code elan_hgsync}: the hardware barrier: every member adds one to the root's counter with
-     * a remote fetch-and-add, the root waits for all of them and releases everyone with one
-     * hardware broadcast. Needs members on contiguous VPs; otherwise it falls back to
+     * {@code elan_hgsync}: the hardware barrier: every member marks its arrival in its own memory;
+     * the root's NIC broadcasts a test transaction that the Elites combine (it succeeds only when
+     * every member has arrived, and is repeated by the NIC until then), then releases everyone
+     * with one hardware broadcast. Needs members on contiguous VPs; otherwise it falls back to
      * {@link #gsync} (and says so in {@link #hgsyncFallbacks()}).
      *
      * @param group the group.
@@ -874,18 +877,16 @@ public final class ElanBase
             return;
         }
         final GroupArea a = area(group);
-        // its own counters: the arrivals counter and the release flag count hgsync calls only
+        // its own counters: the arrival word and the release flag count hgsync calls only
         final int epoch = ++a.hgsyncs;
-        final int root = group.vp(0);
-        if (group.self() != 0)
+        ctx.putInt(a.hgArrived, epoch);
+        if (group.self() == 0)
         {
-            ctx.atomicFetchAdd(root, elanAddress("counter", a.counter), 1, 0, 0);
-            waitWord(a.hgFlag, epoch);
-        }
-        else
-        {
-            waitWord(a.counter, epoch * (group.size() - 1));
             final int bvp = bcastVp(group);
+            final Slot test = slot();
+            ctx.broadcastTest(bvp, a.hgArrived, epoch, test.event);
+            ctx.waitEventWord(test.event, test.word, waitType);
+            free.addLast(test);
             final long src = allocWordSource(epoch);
             final Slot s = slot();
             final E3DmaMain d = new E3DmaMain();
@@ -898,8 +899,8 @@ public final class ElanBase
             d.dma_srcCookieVProc = ctx.localCookie(vp, bvp);
             ctx.putdmaMain(d, s.descriptor);
             busy.add(s);
-            waitWord(a.hgFlag, epoch);
         }
+        waitWord(a.hgFlag, epoch);
     }
 
     private int hgsyncFallbacks;

@@ -73,7 +73,8 @@ class ElanBaseTest
     void shouldHoldEveryoneInTheBarrierUntilTheLastArrives(final int procs)
     {
         final Map<Integer, Long> left = new ConcurrentHashMap<>();
-        final long[] lastArrival = new long[1];
+        final Map<Integer, Long> leftHw = new ConcurrentHashMap<>();
+        final long[] lastArrival = new long[2];
         run(procs, Map.of(), (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
@@ -84,11 +85,22 @@ class ElanBaseTest
             }
             base.gsync(base.allGroup());
             left.put(base.vp(), p.nowNs());
+            // the hardware barrier too, with the last arrival now the first VP
+            p.sim().compute(1_000L * (procs - base.vp()));
+            synchronized (lastArrival)
+            {
+                lastArrival[1] = Math.max(lastArrival[1], p.nowNs());
+            }
             base.hgsync(base.allGroup());
+            leftHw.put(base.vp(), p.nowNs());
         });
         for (final long t : left.values())
         {
             assertTrue(t >= lastArrival[0], "left at " + t + " before the last arrival " + lastArrival[0]);
+        }
+        for (final long t : leftHw.values())
+        {
+            assertTrue(t >= lastArrival[1], "left hgsync at " + t + " before the last arrival " + lastArrival[1]);
         }
     }
 

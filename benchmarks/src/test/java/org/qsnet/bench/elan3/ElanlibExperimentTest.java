@@ -34,4 +34,14 @@ class ElanlibExperimentTest
         assertTrue(sixteen > 3 * two && sixteen < 5 * two, two + " vs " + sixteen);
         assertTrue(sixtyFour > sixteen && sixtyFour < 1.8 * sixteen, sixteen + " vs " + sixtyFour);
     }
+
+    @Test
+    void shouldKeepTheHardwareBarrierNearlyFlatWithCombiningBroadcasts()
+    {
+        final PlatformProfile p = PlatformProfile.alphaEs40();
+        final double four = ElanlibExperiment.barrierNs(p, 4, true);
+        final double sixtyFour = ElanlibExperiment.barrierNs(p, 64, true);
+        assertTrue(sixtyFour < 1.3 * four, "hgsync " + four + " ns at 4, " + sixtyFour + " ns at 64");
+        assertTrue(sixtyFour < ElanlibExperiment.barrierNs(p, 64, false) / 2, "and well below the software barrier");
+    }
 }

@@ -51,6 +51,8 @@ public final class Elan3Nic implements PacketEndpoint
     static final int ACK_OK = 0;
     static final int ACK_RETRY = 1;
     static final int ACK_FAULT = 2;
+    /** A hardware-barrier test found a recipient not ready (as RETRY; acks combine by max, FAULT wins). */
+    static final int ACK_NOT_READY = ACK_RETRY;
 
     private final Machine machine;
     private final int node;
@@ -538,8 +540,8 @@ public final class Elan3Nic implements PacketEndpoint
         final Packet packet;
         // a read request carries the descriptor, an atomic its operands, a write its data in whole
         // 64-byte write-block transactions
-        final int payload = p.kind == NicPacket.READ_REQUEST ? E3.DMA_SIZE : p.kind == NicPacket.ATOMIC ? 8
-            : blocks(p.length);
+        final int payload = p.kind == NicPacket.READ_REQUEST ? E3.DMA_SIZE
+            : p.kind == NicPacket.ATOMIC || p.kind == NicPacket.TEST ? 8 : blocks(p.length);
         if (job.opcode == E3.DMA_NORMAL_BROADCAST)
         {
             packet = Packet.broadcast(node, ctx.nodeOf(job.firstVp), ctx.nodeOf(job.lastVp), payload);
@@ -548,12 +550,16 @@ public final class Elan3Nic implements PacketEndpoint
         {
             packet = Packet.nonWriteBlock(node, ctx.nodeOf(job.vp), payload);
         }
+        else if (p.kind == NicPacket.TEST)
+        {
+            packet = Packet.broadcast(node, ctx.nodeOf(job.firstVp), ctx.nodeOf(job.lastVp), payload);
+        }
         else
         {
             packet = Packet.unicast(node, ctx.nodeOf(job.vp), payload);
         }
         p.key = ctx.key;
-        p.destContext = job.opcode == E3.DMA_NORMAL_BROADCAST ? -1 : ctx.vpContext[job.vp];
+        p.destContext = job.opcode == E3.DMA_NORMAL_BROADCAST || p.kind == NicPacket.TEST ? -1 : ctx.vpContext[job.vp];
         packetsSent++;
         bytesSent += p.length;
         port.inject(packet.attach(p));
@@ -584,7 +590,13 @@ public final class Elan3Nic implements PacketEndpoint
         final DmaJob job = p.job;
         inflight--;
         final int code = (int)packet.ackValue();
-        if (code == ACK_RETRY && !job.failed)
+        if (code == ACK_NOT_READY && p.kind == NicPacket.TEST && !job.failed)
+        {
+            // the hardware barrier: test again until every recipient is ready
+            p.tries++;
+            origin.schedule(timeNs + profile.queueRetryNs() / 8, t -> resend(p, t));
+        }
+        else if (code == ACK_RETRY && !job.failed)
         {
             if (p.tries++ < job.failCount)
             {
@@ -775,6 +787,11 @@ public final class Elan3Nic implements PacketEndpoint
                     final long t = microcode.use(acceptedNs, profile.cmdProcNs());
                     origin.schedule(t, x -> enqueue(reply, x));
                     return ACK_OK;
+                }
+                case NicPacket.TEST:
+                {
+                    final int v = c.getInt(p.remoteVa, Mmu.REMOTE_READ);
+                    return v - (int)p.compare >= 0 ? ACK_OK : ACK_NOT_READY;
                 }
                 case NicPacket.ATOMIC:
                 {
@@ -1061,6 +1078,44 @@ public final class Elan3Nic implements PacketEndpoint
         origin.schedule(t, x -> resend(p, x));
     }
 
+    /**
+     * The Elan's hardware barrier: a broadcast test transaction to the VPs of {@code bcastVp} that
+     * reads the word at {@code wordVa} in each; the acknowledgements combine on the way back, and
+     * the test is repeated until every word has reached {@code expected}; then {@code srcEvent} is
+     * set.
+     *
+     * @param ctx      the issuing context.
+     * @param bcastVp  a broadcast VP (see {@link NicContext#addBroadcastVp}).
+     * @param wordVa   the word's Elan address (the same in every member).
+     * @param expected the value every word must have reached.
+     * @param srcEvent local event set when all are ready.
+     */
+    public void broadcastTest(final NicContext ctx, final int bcastVp, final long wordVa, final int expected,
+        final long srcEvent)
+    {
+        final int[] range = ctx.broadcastRange(bcastVp);
+        if (range == null)
+        {
+            throw new QsnetException("VP " + bcastVp + " of a broadcast test is not a broadcast VP");
+        }
+        final DmaJob job = new DmaJob();
+        job.ctx = ctx;
+        job.vp = bcastVp;
+        job.firstVp = range[0];
+        job.lastVp = range[1];
+        job.packets = 1;
+        job.srcEvent = srcEvent;
+        job.opcode = E3.DMA_NORMAL;
+        final NicPacket p = new NicPacket();
+        p.kind = NicPacket.TEST;
+        p.job = job;
+        p.last = true;
+        p.remoteVa = wordVa;
+        p.compare = expected;
+        final long t = microcode.use(kernel.nowNs(), profile.cmdProcNs() + profile.dmaPacketNs());
+        origin.schedule(t, x -> resend(p, x));
+    }
+
     // ------------------------------------------------------------------ internal records
 
     /** A DMA in progress. */
@@ -1096,6 +1151,7 @@ public final class Elan3Nic implements PacketEndpoint
         static final int QUEUED = 1;
         static final int READ_REQUEST = 2;
         static final int ATOMIC = 3;
+        static final int TEST = 4;
 
         int kind;
         DmaJob job;

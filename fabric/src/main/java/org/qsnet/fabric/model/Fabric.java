@@ -617,12 +617,17 @@ public final class Fabric
         }
         else
         {
+            // a broadcast's acknowledgements combine on their way back: the source sees the largest
+            // value any recipient returned (so one "not yet" from anyone reaches it)
+            long combined = 0;
             for (int node = first; node <= last; node++)
             {
                 final PacketEndpoint ep = endpoints[node];
                 if (ep != null)
                 {
+                    p.setAckValue(0);
                     final long t = ep.onArrival(p, now);
+                    combined = Math.max(combined, p.ackValue());
                     if (t < 0)
                     {
                         throw new QsnetException("endpoint of node " + node + " returned ack turnaround " + t
@@ -633,6 +638,7 @@ public final class Fabric
                 deliveredPackets++;
                 deliveredPayloadBytes += p.payloadBytes();
             }
+            p.setAckValue(combined);
         }
         int depth = 0;
         for (int i = 0; i < c.count; i++)
