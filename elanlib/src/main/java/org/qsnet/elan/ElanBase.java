@@ -517,6 +517,78 @@ public final class ElanBase
     }
 
     /**
+     * {@code elan_putgetInit}: the put/get engine's settings ({@code putget_*} tunables); returns
+     * the handle that {@link #doput} and {@link #doget} take.
+     *
+     * @param smallPutSize puts up to this size are copied first (at most 64).
+     * @param throttle     outstanding operations allowed before a call waits for the oldest (0: no limit).
+     * @return the handle.
+     */
+    public PutGet putgetInit(final int smallPutSize, final int throttle)
+    {
+        QsnetException.require(smallPutSize >= 0 && smallPutSize <= 64, "smallPutSize", smallPutSize, "must be in 0..64");
+        QsnetException.require(throttle >= 0, "throttle", throttle, "must be at least 0");
+        return new PutGet(throttle);
+    }
+
+    /** The handle of {@code elan_putgetInit}. */
+    public final class PutGet
+    {
+        private final int throttle;
+        private final ArrayDeque<ElanEvent> outstanding = new ArrayDeque<>();
+
+        PutGet(final int throttle)
+        {
+            this.throttle = throttle;
+        }
+
+        private ElanEvent track(final ElanEvent e)
+        {
+            outstanding.removeIf(ElanEvent::isConsumed);
+            if (throttle > 0 && outstanding.size() >= throttle)
+            {
+                final ElanEvent oldest = outstanding.pollFirst();
+                if (!oldest.isConsumed())
+                {
+                    oldest.waitEvent(waitType);
+                }
+            }
+            outstanding.addLast(e);
+            return e;
+        }
+    }
+
+    /**
+     * {@code elan_doput}: a put through a put/get handle (throttled).
+     *
+     * @param pg     the handle.
+     * @param src    local host address.
+     * @param dst    host address at the destination.
+     * @param len    bytes.
+     * @param destVp the destination.
+     * @return the event.
+     */
+    public ElanEvent doput(final PutGet pg, final long src, final long dst, final long len, final int destVp)
+    {
+        return pg.track(put(src, dst, len, destVp));
+    }
+
+    /**
+     * {@code elan_doget}: a get through a put/get handle (throttled).
+     *
+     * @param pg    the handle.
+     * @param src   host address at the source.
+     * @param dst   local host address.
+     * @param len   bytes.
+     * @param srcVp the source.
+     * @return the event.
+     */
+    public ElanEvent doget(final PutGet pg, final long src, final long dst, final long len, final int srcVp)
+    {
+        return pg.track(get(src, dst, len, srcVp));
+    }
+
+    /**
      * {@code elan_putv}: puts {@code count} pieces (each {@code src[i]} to {@code dst[i]},
      * {@code len[i]} bytes) to one VP; one event for all.
      *

@@ -311,4 +311,24 @@ public final class Elanlib
     {
         return state.getenvCap(rail);
     }
+
+    /** @see ElanBase#putgetInit(int, int) @return the handle. */
+    public static ElanBase.PutGet elan_putgetInit(final ElanBase state, final int smallPutSize, final int throttle)
+    {
+        return state.putgetInit(smallPutSize, throttle);
+    }
+
+    /** @see ElanBase#doput(ElanBase.PutGet, long, long, long, int) @return the event. */
+    public static ElanEvent elan_doput(final ElanBase state, final ElanBase.PutGet pg, final long src, final long dst,
+        final long len, final int destVp)
+    {
+        return state.doput(pg, src, dst, len, destVp);
+    }
+
+    /** @see ElanBase#doget(ElanBase.PutGet, long, long, long, int) @return the event. */
+    public static ElanEvent elan_doget(final ElanBase state, final ElanBase.PutGet pg, final long src, final long dst,
+        final long len, final int srcVp)
+    {
+        return state.doget(pg, src, dst, len, srcVp);
+    }
 }

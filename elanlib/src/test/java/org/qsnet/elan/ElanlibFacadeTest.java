@@ -42,6 +42,12 @@ class ElanlibFacadeTest
                 base.ctx().putInt(a1, 22);
                 final ElanEvent ev = elan_putv(base, new long[] {a0, a1}, new long[] {a0, a1}, new long[] {4, 4}, 1);
                 elan_wait(ev, Elan3.ELAN_POLL_EVENT);
+                // a throttle of 1: the second doput waits for the first
+                final ElanBase.PutGet pg = elan_putgetInit(base, 64, 1);
+                final ElanEvent first = elan_doput(base, pg, a0, a0, 4, 1);
+                final ElanEvent second = elan_doput(base, pg, a1, a1, 4, 1);
+                assertTrue(first.isConsumed(), "the throttle waited for the first put");
+                elan_wait(second, Elan3.ELAN_POLL_EVENT);
             }
             elan_gsync(base, base.allGroup());
             if (me == 1)

@@ -492,8 +492,25 @@ public final class Tport
 
     private boolean matches(final RxEvent rx, final Message m)
     {
-        return (rx.flags & RX_ANY) != 0 || ((m.sender & rx.senderMask) == (rx.senderSel & rx.senderMask)
-            && (m.tag & rx.tagMask) == (rx.tagSel & rx.tagMask));
+        return (rx.flags & RX_ANY) != 0 || matches(rx.senderMask, rx.senderSel, rx.tagMask, rx.tagSel, m.sender, m.tag);
+    }
+
+    /**
+     * The matching rule: {@code (sender & senderMask) == (senderSel & senderMask)} and
+     * {@code (tag & tagMask) == (tagSel & tagMask)}.
+     *
+     * @param senderMask sender mask.
+     * @param senderSel  sender selector.
+     * @param tagMask    tag mask.
+     * @param tagSel     tag selector.
+     * @param sender     the message's sender.
+     * @param tag        the message's tag.
+     * @return whether the message matches.
+     */
+    public static boolean matches(final int senderMask, final int senderSel, final int tagMask, final int tagSel,
+        final int sender, final int tag)
+    {
+        return (sender & senderMask) == (senderSel & senderMask) && (tag & tagMask) == (tagSel & tagMask);
     }
 
     private void post(final RxEvent rx, final long now)
@@ -691,7 +708,7 @@ public final class Tport
         ctx.owner().sim().advance(profile.hostCallNs() + profile.pioReadNs());
         for (final Message m : unexpected)
         {
-            if ((m.sender & senderMask) == (senderSel & senderMask) && (m.tag & tagMask) == (tagSel & tagMask))
+            if (matches(senderMask, senderSel, tagMask, tagSel, m.sender, m.tag))
             {
                 return new RxResult(m.sender, m.tag, m.size, 0);
             }

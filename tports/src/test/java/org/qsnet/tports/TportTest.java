@@ -122,6 +122,58 @@ class TportTest
     }
 
     @Test
+    void shouldApplyTheMaskRuleToEveryMaskAndSelectorCombination()
+    {
+        final int[] masks = {0, -1, 1, 2, 3, 0xF0};
+        final int[] values = {0, 1, 2, 3, 0x13, 0x20};
+        final List<String> mismatches = Collections.synchronizedList(new ArrayList<>());
+        run(3, (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final Tport tp = Tport.init(base);
+            final long buf = base.allocMain(64, 64);
+            if (base.vp() != 0)
+            {
+                for (final int tag : values)
+                {
+                    tp.txStart(0, 0, base.vp(), tag, buf, 4).txWait();
+                }
+            }
+            else
+            {
+                p.sim().advance(200_000);
+                // every message waits unexpected; probe each rule with rxPoll and check the rule by hand
+                for (final int sm : new int[] {0, -1, 1})
+                {
+                    for (final int ss : new int[] {1, 2})
+                    {
+                        for (final int tm : masks)
+                        {
+                            for (final int ts : values)
+                            {
+                                final Tport.RxResult r = tp.rxPoll(sm, ss, tm, ts);
+                                boolean any = false;
+                                for (final int sender : new int[] {1, 2})
+                                {
+                                    for (final int tag : values)
+                                    {
+                                        any |= (sender & sm) == (ss & sm) && (tag & tm) == (ts & tm);
+                                    }
+                                }
+                                if ((r != null) != any || (r != null && !Tport.matches(sm, ss, tm, ts, r.sender(), r.tag())))
+                                {
+                                    mismatches.add(sm + "/" + ss + "/" + tm + "/" + ts + " -> " + r);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        assertEquals(List.of(), mismatches);
+    }
+
+    @Test
     void shouldCompleteASynchronousSendOnlyOnceTheReceiverHasMatched()
     {
         final long[] t = new long[2];

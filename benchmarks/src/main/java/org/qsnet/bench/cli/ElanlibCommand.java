@@ -27,23 +27,25 @@ public final class ElanlibCommand implements Callable<Integer>
         final Table.Format f = Table.Format.parse(format);
         final String who = "qsnet " + BuildInfo.version();
         final PlatformProfile p3 = PlatformProfile.pentium3He();
-        final Table tp = new Table("Tports one-way latency (us)").fact("emulator", who).fact("profile", p3.name())
+        final Table tp = new Table("Tports one-way latency (us) and streaming bandwidth (MB/s)").fact("emulator", who).fact("profile", p3.name())
             .fact("published", "4.4 us small; a visible step where inline (< 288 B) turns synchronous");
-        tp.column("bytes", "%d").column("latency_us", "%.3f");
-        for (final int size : new int[] {0, 8, 64, 128, 256, 287, 288, 512, 1024, 2048, 4096})
+        tp.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f");
+        for (final int size : new int[] {0, 8, 64, 128, 256, 287, 288, 512, 1024, 4096, 65536, 1048576})
         {
-            tp.row(size, ElanlibExperiment.tportLatencyNs(p3, size) / 1000.0);
+            tp.row(size, size > 4096 ? Double.NaN : ElanlibExperiment.tportLatencyNs(p3, size) / 1000.0,
+                size == 0 ? 0.0 : ElanlibExperiment.tportBandwidthMBs(p3, size, size >= 65536 ? 4 : 32));
         }
         tp.print(f, System.out);
 
         final PlatformProfile xeon = PlatformProfile.xeonGc();
         final Table put = new Table("elan_put: latency (buffer polled) and bandwidth with a window of 8").fact("emulator", who)
             .fact("profile", xeon.name()).fact("published", "2.0 us small, 314 MiB/s peak");
-        put.column("bytes", "%d").column("latency_us", "%.3f").column("MiB/s", "%.1f");
+        put.column("bytes", "%d").column("put_latency_us", "%.3f").column("put_MiB/s", "%.1f").column("get_latency_us", "%.3f");
         for (final int size : new int[] {8, 64, 1024, 4096, 65536})
         {
             put.row(size, ElanlibExperiment.putLatencyNs(xeon, size) / 1000.0,
-                ElanlibExperiment.putBandwidthMBs(xeon, size, 8, size >= 65536 ? 4 : 16) / 1.048576);
+                ElanlibExperiment.putBandwidthMBs(xeon, size, 8, size >= 65536 ? 4 : 16) / 1.048576,
+                ElanlibExperiment.getLatencyNs(xeon, size) / 1000.0);
         }
         put.print(f, System.out);
 

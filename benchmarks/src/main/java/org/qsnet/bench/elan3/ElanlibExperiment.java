@@ -129,6 +129,79 @@ public final class ElanlibExperiment
     }
 
     /**
+     * {@code elan_get} latency: from the call to the data having landed (the event), last of 5.
+     *
+     * @param profile the platform.
+     * @param size    bytes.
+     * @return ns.
+     */
+    public static long getLatencyNs(final PlatformProfile profile, final int size)
+    {
+        final long[] r = new long[1];
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final long buf = base.allocMain(64, Math.max(64, size));
+            final long into = base.allocMain(64, Math.max(64, size));
+            for (int i = 0; i < 5; i++)
+            {
+                final long slot = START + (START + 20L * size) * i;
+                p.sim().advance(slot - p.nowNs());
+                if (base.vp() == 0)
+                {
+                    base.get(buf, into, size, 1).waitEvent(Elan3.ELAN_POLL_EVENT);
+                    r[0] = p.nowNs() - slot;
+                }
+            }
+        }).throwIfFailed();
+        return r[0];
+    }
+
+    /**
+     * Tports streaming bandwidth: {@code count} sends of {@code size} bytes, the receives posted first.
+     *
+     * @param profile the platform.
+     * @param size    bytes per message.
+     * @param count   messages.
+     * @return MB/s.
+     */
+    public static double tportBandwidthMBs(final PlatformProfile profile, final int size, final int count)
+    {
+        final double[] r = new double[1];
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final Tport tp = Tport.init(base);
+            final long buf = base.allocMain(64, Math.max(64, size));
+            if (base.vp() == 1)
+            {
+                final var rxs = new java.util.ArrayList<org.qsnet.tports.RxEvent>();
+                for (int i = 0; i < count; i++)
+                {
+                    rxs.add(tp.rxStart(0, 0, 0, 0, 0, buf, size));
+                }
+                p.sim().advance(START - p.nowNs());
+                for (final var rx : rxs)
+                {
+                    rx.rxWait();
+                }
+                r[0] = (double)size * count * 1e3 / (p.nowNs() - START);
+            }
+            else
+            {
+                p.sim().advance(START - p.nowNs());
+                final var txs = new java.util.ArrayList<org.qsnet.tports.TxEvent>();
+                for (int i = 0; i < count; i++)
+                {
+                    txs.add(tp.txStart(0, 1, 0, i, buf, size));
+                }
+                txs.forEach(org.qsnet.tports.TxEvent::txWait);
+            }
+        }).throwIfFailed();
+        return r[0];
+    }
+
+    /**
      * Barrier latency: the time from the last process entering to the last one leaving, averaged.
      *
      * @param profile  the platform (its tree must hold {@code procs} nodes).
