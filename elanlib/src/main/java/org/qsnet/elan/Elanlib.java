@@ -331,4 +331,46 @@ public final class Elanlib
     {
         return state.doget(pg, src, dst, len, srcVp);
     }
+
+    /** {@code elan_checkVersion}: whether the headers' version matches the library's. @return true for "1.4". */
+    public static boolean elan_checkVersion(final String headerVersion)
+    {
+        return headerVersion != null && ElanBase.version().startsWith("libelan " + headerVersion);
+    }
+
+    /** {@code elan_main2elan}. @return the Elan address or ELAN_BAD_ADDR. */
+    public static long elan_main2elan(final ElanBase state, final long addr)
+    {
+        return state.ctx().main2elan(addr);
+    }
+
+    /** {@code elan_elan2main}. @return the host address or 0. */
+    public static long elan_elan2main(final ElanBase state, final long elanAddr)
+    {
+        return state.ctx().elan2main(elanAddr);
+    }
+
+    /** {@code elan_sdram2elan}. @return the Elan address. */
+    public static long elan_sdram2elan(final ElanBase state, final long sdram)
+    {
+        return state.ctx().sdram2elan(sdram);
+    }
+
+    /** {@code elan_addressable}. @return whether the range is Elan-mapped. */
+    public static boolean elan_addressable(final ElanBase state, final long addr, final long size)
+    {
+        return state.ctx().addressable(addr, size);
+    }
+
+    /** {@code elan_nRails}. @return rails in the capability. */
+    public static int elan_nRails(final ElanBase state)
+    {
+        return state.capability().nrails();
+    }
+
+    /** {@code elan_nvps} (the state's nvp). @return VPs in the job. */
+    public static int elan_nvps(final ElanBase state)
+    {
+        return state.nvp();
+    }
 }

@@ -28,6 +28,12 @@ class ElanlibFacadeTest
             final int me = base.vp();
             elan_addProgressFn(base, progressed::incrementAndGet);
             assertEquals(0, elan_deviceCheck(base));
+            assertTrue(elan_checkVersion("1.4"));
+            assertEquals(1, elan_nRails(base));
+            assertEquals(2, elan_nvps(base));
+            final long m = elan_allocMain(base, 64, 64);
+            assertEquals(m, elan_elan2main(base, elan_main2elan(base, m)));
+            assertTrue(elan_addressable(base, m, 64));
             final ElanCapability env = elan_getenvCap(base, 0);
             assertEquals(base.capability().lowContext, env.lowContext);
             final ElanCapability gen = elan_generateCapability(base, "N0C1024-1024-1024N0-1R1b");
