@@ -1059,6 +1059,18 @@ public final class Elan3Nic implements PacketEndpoint
         {
             ctx.check(resultVa, 4, Mmu.WRITE, "atomic result");
         }
+        final NicPacket p = singlePacket(ctx, vp, srcEvent, NicPacket.ATOMIC);
+        p.atomicOp = op;
+        p.remoteVa = remoteVa;
+        p.operand = operand;
+        p.compare = compare;
+        p.resultVa = resultVa;
+        issue(p);
+    }
+
+    /** A one-packet operation (atomic, barrier test) built by the command processor itself. */
+    private static NicPacket singlePacket(final NicContext ctx, final int vp, final long srcEvent, final int kind)
+    {
         final DmaJob job = new DmaJob();
         job.ctx = ctx;
         job.vp = vp;
@@ -1066,14 +1078,14 @@ public final class Elan3Nic implements PacketEndpoint
         job.srcEvent = srcEvent;
         job.opcode = E3.DMA_NORMAL;
         final NicPacket p = new NicPacket();
-        p.kind = NicPacket.ATOMIC;
+        p.kind = kind;
         p.job = job;
         p.last = true;
-        p.atomicOp = op;
-        p.remoteVa = remoteVa;
-        p.operand = operand;
-        p.compare = compare;
-        p.resultVa = resultVa;
+        return p;
+    }
+
+    private void issue(final NicPacket p)
+    {
         final long t = microcode.use(kernel.nowNs(), profile.cmdProcNs() + profile.dmaPacketNs());
         origin.schedule(t, x -> resend(p, x));
     }
@@ -1098,22 +1110,12 @@ public final class Elan3Nic implements PacketEndpoint
         {
             throw new QsnetException("VP " + bcastVp + " of a broadcast test is not a broadcast VP");
         }
-        final DmaJob job = new DmaJob();
-        job.ctx = ctx;
-        job.vp = bcastVp;
-        job.firstVp = range[0];
-        job.lastVp = range[1];
-        job.packets = 1;
-        job.srcEvent = srcEvent;
-        job.opcode = E3.DMA_NORMAL;
-        final NicPacket p = new NicPacket();
-        p.kind = NicPacket.TEST;
-        p.job = job;
-        p.last = true;
+        final NicPacket p = singlePacket(ctx, bcastVp, srcEvent, NicPacket.TEST);
+        p.job.firstVp = range[0];
+        p.job.lastVp = range[1];
         p.remoteVa = wordVa;
         p.compare = expected;
-        final long t = microcode.use(kernel.nowNs(), profile.cmdProcNs() + profile.dmaPacketNs());
-        origin.schedule(t, x -> resend(p, x));
+        issue(p);
     }
 
     // ------------------------------------------------------------------ internal records
