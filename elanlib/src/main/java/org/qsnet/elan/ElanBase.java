@@ -1268,17 +1268,12 @@ public final class ElanBase
         }
         // the root releases everyone (with the result for ELAN_RESULT_ALL), so that no member
         // starts the next reduction into a staging slot the root has not read yet
-        bcastAfterReduce(group, dst, (flags & ELAN_RESULT_ALL) != 0 ? len : 0, root);
+        bcast(group, dst, (flags & ELAN_RESULT_ALL) != 0 ? len : 0, root);
     }
 
     private void read(final long addr, final byte[] into)
     {
         ctx.read(addr, into, 0, into.length);
-    }
-
-    private void bcastAfterReduce(final ElanGroup group, final long dst, final long len, final int root)
-    {
-        bcast(group, dst, len, root);
     }
 
     /**

@@ -377,11 +377,6 @@ public final class Kernel
         nowNs = timeNs;
     }
 
-    long limitNs()
-    {
-        return limitNs;
-    }
-
     private void killAll()
     {
         for (final SimProcess p : processes)

@@ -360,7 +360,6 @@ public final class Fabric
         else
         {
             h.waitSinceNs = now;
-            h.waitingAt = out;
             out.waiting.add(h);
             if (out.fromSwitch != null)
             {
@@ -375,7 +374,6 @@ public final class Fabric
         h.depth++;
         h.circuit.add(out, vc, h.depth);
         h.via = out;
-        h.waitingAt = null;
         packetHops++;
         origin(out).schedule(now + out.forwardDelayNs, h);
     }
@@ -450,8 +448,6 @@ public final class Fabric
         else
         {
             h.waitSinceNs = now;
-            h.waitingForUpGroup = true;
-            h.waitingIn = s;
             s.upGroup.add(h);
             s.headerWaits(now);
         }
@@ -489,7 +485,6 @@ public final class Fabric
             if (!out.hasFreeVc())
             {
                 h.waitSinceNs = now;
-                h.waitingAt = out;
                 out.waiting.add(h);
                 s.headerWaits(now);
                 return;
@@ -715,8 +710,6 @@ public final class Fabric
         if (fromGroup)
         {
             from.upGroup.remove(next);
-            next.waitingForUpGroup = false;
-            next.waitingIn = null;
         }
         else
         {

@@ -19,10 +19,6 @@ final class Head implements EventHandler
     /** Next route tag to read. */
     int tagIndex;
     long waitSinceNs;
-    /** The output it waits at (or the switch's group when waiting for any up link). */
-    LinkOutput waitingAt;
-    boolean waitingForUpGroup;
-    EliteSwitch waitingIn;
     // broadcast descent: the outputs still to acquire at this switch
     int[] ports;
     int portIndex;
