@@ -1,8 +1,5 @@
 package org.qsnet.fabric.memory;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * The Elan MMU of one context: a page table from 32-bit Elan virtual pages to pages of main
  * memory or of the node's Elan SDRAM, each with access rights. Every access the NIC makes on
@@ -34,7 +31,11 @@ public final class Mmu
     private static final int PERM_SHIFT = 48;
 
     private final String owner;
-    private final Map<Integer, Long> pages = new HashMap<>();
+    /** Page table: open addressing, virtual page -> PTE, no boxing on the packet path. */
+    private int[] keys = new int[64];
+    private long[] ptes = new long[64];
+    private boolean[] used = new boolean[64];
+    private int size;
 
     /**
      * @param owner the context, for fault messages (e.g. {@code "context 0x401 on node 3"}).
@@ -42,6 +43,72 @@ public final class Mmu
     public Mmu(final String owner)
     {
         this.owner = owner;
+    }
+
+    private int slot(final int page)
+    {
+        int i = (page * 0x9E3779B9) >>> 1;
+        final int mask = keys.length - 1;
+        i &= mask;
+        while (used[i] && keys[i] != page)
+        {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    private long get(final int page)
+    {
+        final int i = slot(page);
+        return used[i] ? ptes[i] : -1;
+    }
+
+    private void put(final int page, final long pte)
+    {
+        if (2 * (size + 1) > keys.length)
+        {
+            final int[] k = keys;
+            final long[] v = ptes;
+            final boolean[] u = used;
+            keys = new int[k.length * 2];
+            ptes = new long[k.length * 2];
+            used = new boolean[k.length * 2];
+            size = 0;
+            for (int j = 0; j < k.length; j++)
+            {
+                if (u[j])
+                {
+                    put(k[j], v[j]);
+                }
+            }
+        }
+        final int i = slot(page);
+        if (!used[i])
+        {
+            used[i] = true;
+            keys[i] = page;
+            size++;
+        }
+        ptes[i] = pte;
+    }
+
+    private void remove(final int page)
+    {
+        final int i = slot(page);
+        if (!used[i])
+        {
+            return;
+        }
+        // rebuild the cluster after the removed entry (linear probing)
+        used[i] = false;
+        size--;
+        final int mask = keys.length - 1;
+        for (int j = (i + 1) & mask; used[j]; j = (j + 1) & mask)
+        {
+            used[j] = false;
+            size--;
+            put(keys[j], ptes[j]);
+        }
     }
 
     /**
@@ -67,7 +134,7 @@ public final class Mmu
         final long physFirst = physical >>> SparseMemory.PAGE_SHIFT;
         for (long p = first; p <= last; p++)
         {
-            pages.put((int)p, (kind == Kind.SDRAM ? SDRAM_BIT : 0) | ((long)rights << PERM_SHIFT) | (physFirst + p - first));
+            put((int)p, (kind == Kind.SDRAM ? SDRAM_BIT : 0) | ((long)rights << PERM_SHIFT) | (physFirst + p - first));
         }
     }
 
@@ -84,7 +151,7 @@ public final class Mmu
         final long last = (va + Math.max(1, length) - 1) >>> SparseMemory.PAGE_SHIFT;
         for (long p = first; p <= last; p++)
         {
-            pages.remove((int)p);
+            remove((int)p);
         }
     }
 
@@ -103,7 +170,7 @@ public final class Mmu
      */
     public boolean isMapped(final long va)
     {
-        return va >= 0 && va < (1L << 32) && pages.containsKey((int)(va >>> SparseMemory.PAGE_SHIFT));
+        return va >= 0 && va < (1L << 32) && get((int)(va >>> SparseMemory.PAGE_SHIFT)) >= 0;
     }
 
     /**
@@ -112,8 +179,8 @@ public final class Mmu
      */
     public Kind kindOf(final long va)
     {
-        final Long pte = va >= 0 && va < (1L << 32) ? pages.get((int)(va >>> SparseMemory.PAGE_SHIFT)) : null;
-        return pte == null ? null : (pte & SDRAM_BIT) != 0 ? Kind.SDRAM : Kind.MAIN;
+        final long pte = va >= 0 && va < (1L << 32) ? get((int)(va >>> SparseMemory.PAGE_SHIFT)) : -1;
+        return pte < 0 ? null : (pte & SDRAM_BIT) != 0 ? Kind.SDRAM : Kind.MAIN;
     }
 
     /**
@@ -126,8 +193,8 @@ public final class Mmu
      */
     public long translate(final long va, final int rights, final String what)
     {
-        final Long pte = va >= 0 && va < (1L << 32) ? pages.get((int)(va >>> SparseMemory.PAGE_SHIFT)) : null;
-        if (pte == null)
+        final long pte = va >= 0 && va < (1L << 32) ? get((int)(va >>> SparseMemory.PAGE_SHIFT)) : -1;
+        if (pte < 0)
         {
             throw new MemoryFault(what + " at Elan address 0x" + Long.toHexString(va) + " is not mapped in " + owner);
         }
@@ -188,6 +255,6 @@ public final class Mmu
     @Override
     public String toString()
     {
-        return "MMU of " + owner + " (" + pages.size() + " pages mapped)";
+        return "MMU of " + owner + " (" + size + " pages mapped)";
     }
 }
