@@ -271,11 +271,11 @@ public final class Tport
             throw new QsnetException("send buffer 0x" + Long.toHexString(buf) + " of a " + len
                 + "-byte message is not Elan-mapped memory (needed for the receiver's get)");
         }
-        ctx.write(tx.staging(envelope.length), envelope, 0, envelope.length);
+        ctx.write(tx.staging(), envelope, 0, envelope.length);
         final E3DmaMain d = new E3DmaMain();
         d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_QUEUED, retryCount);
         d.dma_size = envelope.length;
-        d.dma_source = ctx.main2elan(tx.staging(envelope.length));
+        d.dma_source = ctx.main2elan(tx.staging());
         d.dma_dest = 0;
         d.dma_destEvent = queueVa;
         d.dma_destCookieVProc = destVp;

@@ -37,7 +37,7 @@ public final class TxEvent extends WordEvent
         return descriptor;
     }
 
-    long staging(final int length)
+    long staging()
     {
         return staging;
     }

@@ -515,7 +515,9 @@ public final class Elan3Nic implements PacketEndpoint
         while (!staged.isEmpty() && inflight < machine.fabric().config().virtualChannels())
         {
             final NicPacket p = staged.pollFirst();
-            final ArrayDeque<NicPacket> waiting = p.kind == NicPacket.QUEUED ? refusedQueues.get(queueKey(p)) : null;
+            // the key is built only while some queue has refused packets (rare), not per packet
+            final ArrayDeque<NicPacket> waiting = p.kind == NicPacket.QUEUED && !refusedQueues.isEmpty()
+                ? refusedQueues.get(queueKey(p)) : null;
             if (waiting != null && !waiting.isEmpty())
             {
                 // a packet for this queue is being retried: keep the queue's order
@@ -660,6 +662,10 @@ public final class Elan3Nic implements PacketEndpoint
 
     private void releaseNextRefused(final NicPacket landed, final long now)
     {
+        if (refusedQueues.isEmpty())
+        {
+            return;
+        }
         final String key = queueKey(landed);
         final ArrayDeque<NicPacket> waiting = refusedQueues.get(key);
         if (waiting == null || waiting.isEmpty() || waiting.peekFirst() != landed)
@@ -846,14 +852,20 @@ public final class Elan3Nic implements PacketEndpoint
     {
         final DmaJob job = p.job;
         final long q = job.destEvent;
-        final String from = c.number + ":" + q + ":" + job.ctx.nic().node() + ":" + job.ctx.number;
         final int state = c.getInt(q + E3.Q_STATE, Mmu.REMOTE_READ);
-        if ((state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0 || (p.tries == 0 && refusing.contains(from)))
+        final boolean full = (state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0;
+        // the key is built only when a queue refuses or has refused (rare), not per packet
+        final String from = full || !refusing.isEmpty()
+            ? c.number + ":" + q + ":" + job.ctx.nic().node() + ":" + job.ctx.number : null;
+        if (full || (p.tries == 0 && from != null && refusing.contains(from)))
         {
             refusing.add(from);
             return ACK_RETRY;
         }
-        refusing.remove(from);
+        if (from != null)
+        {
+            refusing.remove(from);
+        }
         final int slotSize = c.getInt(q + E3.Q_SIZE, Mmu.REMOTE_READ);
         if (p.length > slotSize)
         {
