@@ -66,6 +66,12 @@ public final class Elan3Context
     private boolean finished;
     private int nextBroadcastVp = -1;
     private int cookieSeq;
+    private final long hostAccessNs;
+    private final long hostHitNs;
+    /** The line of the program's last access and the NIC's write count then: a one-line cache. */
+    private long cachedLine = -1;
+    private long cachedNicWrites;
+    private final Raw raw = new Raw();
 
     Elan3Context(final ElanProcess process, final int rail, final long mainBase, final long mainSize, final long elanBase,
         final long elanSize)
@@ -84,6 +90,8 @@ public final class Elan3Context
         this.sim = process.sim();
         this.nic = process.machine().nic(process.node());
         this.profile = nic.profile();
+        this.hostAccessNs = profile.hostPollNs();
+        this.hostHitNs = profile.hostHitNs();
         this.mainHeap = new RangeAllocator("allocMain", mainBase, mainSize);
         this.elanHeap = new RangeAllocator("allocElan", elanBase, elanSize);
         final ElanCapability cap = process.capability();
@@ -617,47 +625,84 @@ public final class Elan3Context
     }
 
     /**
-     * Loads a 32-bit word from host memory ({@code *(int *)addr}); free, like any load of the program.
+     * Charges a ported program's own access to host memory, made at the current clock, and lets
+     * every event due before the new clock run before the program goes on, so that a C spin loop ported line for line
+     * ({@code while (ctx.getInt(flag) != 1) ;}) sees the DMA land, as on the real machine.
+     *
+     * <p>The host's cache, to one line: an access to the 64-byte line the program touched last
+     * costs {@code hostHitNs} if the NIC has written nothing through this context since;
+     * otherwise (another line, or a line the NIC may have invalidated) every line touched costs
+     * {@code hostPollNs}. A spin on a flag thus costs an L1 hit per turn until the DMA lands, and
+     * a load that misses when it does. With nothing due, the charge is the kernel's fast path.
+     */
+    private void chargeAccess(final long hostAddr, final long bytes)
+    {
+        final long line = hostAddr >>> 6;
+        final long nicWrites = hw.writeCount();
+        final long lastLine = (hostAddr + Math.max(1, bytes) - 1) >>> 6;
+        if (line == cachedLine && lastLine == line && nicWrites == cachedNicWrites)
+        {
+            sim.advance(hostHitNs);
+            return;
+        }
+        cachedLine = lastLine;
+        cachedNicWrites = nicWrites;
+        sim.advance((lastLine - line + 1) * hostAccessNs);
+    }
+
+    /**
+     * Loads a 32-bit word from host memory ({@code *(int *)addr}), charging the host's cost of
+     * the load (see {@link #raw()} for the libraries' uncharged view).
      *
      * @param hostAddr the address.
      * @return the word.
      */
     public int getInt(final long hostAddr)
     {
-        return hostMemory(hostAddr).getInt(hostOffset(hostAddr));
+        final int v = raw.getInt(hostAddr);
+        chargeAccess(hostAddr, 4);
+        return v;
     }
 
     /**
-     * Stores a 32-bit word into host memory.
+     * Stores a 32-bit word into host memory ({@code *(int *)addr = value}), charging its cost.
      *
      * @param hostAddr the address.
      * @param value    the word.
      */
     public void putInt(final long hostAddr, final int value)
     {
-        hostMemory(hostAddr).putInt(hostOffset(hostAddr), value);
+        raw.putInt(hostAddr, value);
+        chargeAccess(hostAddr, 4);
     }
 
     /**
+     * Loads a 64-bit word from host memory, charging its cost.
+     *
      * @param hostAddr the address.
      * @return the 64-bit word there.
      */
     public long getLong(final long hostAddr)
     {
-        return hostMemory(hostAddr).getLong(hostOffset(hostAddr));
+        final long v = raw.getLong(hostAddr);
+        chargeAccess(hostAddr, 8);
+        return v;
     }
 
     /**
+     * Stores a 64-bit word into host memory, charging its cost.
+     *
      * @param hostAddr the address.
      * @param value    the 64-bit word to store.
      */
     public void putLong(final long hostAddr, final long value)
     {
-        hostMemory(hostAddr).putLong(hostOffset(hostAddr), value);
+        raw.putLong(hostAddr, value);
+        chargeAccess(hostAddr, 8);
     }
 
     /**
-     * Copies host memory into an array ({@code memcpy}).
+     * Copies host memory into an array ({@code memcpy}), charging one access per 64-byte line.
      *
      * @param hostAddr source.
      * @param dst      destination.
@@ -666,11 +711,12 @@ public final class Elan3Context
      */
     public void read(final long hostAddr, final byte[] dst, final int off, final int length)
     {
-        hostMemory(hostAddr).read(hostOffset(hostAddr), dst, off, length);
+        raw.read(hostAddr, dst, off, length);
+        chargeAccess(hostAddr, length);
     }
 
     /**
-     * Copies an array into host memory ({@code memcpy}).
+     * Copies an array into host memory ({@code memcpy}), charging one access per 64-byte line.
      *
      * @param hostAddr destination.
      * @param src      source.
@@ -679,7 +725,90 @@ public final class Elan3Context
      */
     public void write(final long hostAddr, final byte[] src, final int off, final int length)
     {
-        hostMemory(hostAddr).write(hostOffset(hostAddr), src, off, length);
+        raw.write(hostAddr, src, off, length);
+        chargeAccess(hostAddr, length);
+    }
+
+    /**
+     * The context's host memory without the per-access charge: for the libraries built on
+     * Elan3lib (Elanlib, Tports, the experiments' harness), whose calls already charge their
+     * modelled host cost as a whole. A ported program uses the charged accessors of the context.
+     *
+     * @return the uncharged view.
+     */
+    public Raw raw()
+    {
+        return raw;
+    }
+
+    /**
+     * Uncharged loads and stores of a context's host memory (main memory and the SDRAM window),
+     * for library code whose own cost model covers them. Bounds and mappings are checked as for
+     * the charged accessors.
+     */
+    public final class Raw
+    {
+        private Raw()
+        {
+        }
+
+        /**
+         * @param hostAddr the address.
+         * @return the 32-bit word there.
+         */
+        public int getInt(final long hostAddr)
+        {
+            return hostMemory(hostAddr).getInt(hostOffset(hostAddr));
+        }
+
+        /**
+         * @param hostAddr the address.
+         * @param value    the 32-bit word to store.
+         */
+        public void putInt(final long hostAddr, final int value)
+        {
+            hostMemory(hostAddr).putInt(hostOffset(hostAddr), value);
+        }
+
+        /**
+         * @param hostAddr the address.
+         * @return the 64-bit word there.
+         */
+        public long getLong(final long hostAddr)
+        {
+            return hostMemory(hostAddr).getLong(hostOffset(hostAddr));
+        }
+
+        /**
+         * @param hostAddr the address.
+         * @param value    the 64-bit word to store.
+         */
+        public void putLong(final long hostAddr, final long value)
+        {
+            hostMemory(hostAddr).putLong(hostOffset(hostAddr), value);
+        }
+
+        /**
+         * @param hostAddr source.
+         * @param dst      destination.
+         * @param off      first index.
+         * @param length   bytes.
+         */
+        public void read(final long hostAddr, final byte[] dst, final int off, final int length)
+        {
+            hostMemory(hostAddr).read(hostOffset(hostAddr), dst, off, length);
+        }
+
+        /**
+         * @param hostAddr destination.
+         * @param src      source.
+         * @param off      first index.
+         * @param length   bytes.
+         */
+        public void write(final long hostAddr, final byte[] src, final int off, final int length)
+        {
+            hostMemory(hostAddr).write(hostOffset(hostAddr), src, off, length);
+        }
     }
 
     // ------------------------------------------------------------------ SDRAM access (programmed I/O)
@@ -739,7 +868,7 @@ public final class Elan3Context
         live();
         charge((size / 4) * profile.pioWriteNs());
         final byte[] b = new byte[size];
-        read(hostSrc, b, 0, size);
+        raw.read(hostSrc, b, 0, size);
         nic.sdram().write(sdram, b, 0, size);
     }
 
@@ -862,7 +991,14 @@ public final class Elan3Context
      */
     public boolean eventWordReady(final long hostWord)
     {
-        return getInt(hostWord) != 0;
+        final boolean ready = wordReady(hostWord);
+        sim.poll(hostAccessNs);
+        return ready;
+    }
+
+    private boolean wordReady(final long hostWord)
+    {
+        return raw.getInt(hostWord) != 0;
     }
 
     /**
@@ -873,7 +1009,14 @@ public final class Elan3Context
      */
     public boolean eventBlkReady(final long hostBlk)
     {
-        return getInt(hostBlk + E3.BLK_SIZE - 4) != 0;
+        final boolean ready = blkReady(hostBlk);
+        sim.poll(hostAccessNs);
+        return ready;
+    }
+
+    private boolean blkReady(final long hostBlk)
+    {
+        return raw.getInt(hostBlk + E3.BLK_SIZE - 4) != 0;
     }
 
     /**
@@ -900,7 +1043,7 @@ public final class Elan3Context
         for (int i = 0; i < Math.max(1, count); i++)
         {
             sim.poll(profile.hostPollNs());
-            if (eventWordReady(hostWord))
+            if (wordReady(hostWord))
             {
                 return true;
             }
@@ -920,7 +1063,7 @@ public final class Elan3Context
         live();
         eventVa(ev);
         final long va = mappedMain("event word", hostWord);
-        waitFor(() -> eventWordReady(hostWord), va, how);
+        waitFor(() -> wordReady(hostWord), va, how);
     }
 
     /**
@@ -935,7 +1078,7 @@ public final class Elan3Context
         live();
         eventVa(ev);
         final long va = mappedMain("event block", hostBlk);
-        waitFor(() -> eventBlkReady(hostBlk), va, how);
+        waitFor(() -> blkReady(hostBlk), va, how);
     }
 
     /**

@@ -72,7 +72,7 @@ public final class ElanBase
 
         boolean fired()
         {
-            return ctx.eventWordReady(word);
+            return ctx.raw().getInt(word) != 0;
         }
     }
 
@@ -687,7 +687,7 @@ public final class ElanBase
             reclaim();
         }
         final Slot s = free.isEmpty() ? new Slot() : free.pollFirst();
-        ctx.putInt(s.word, 0);
+        ctx.raw().putInt(s.word, 0);
         ctx.primeevent(s.event, 1);
         return s;
     }
@@ -779,7 +779,7 @@ public final class ElanBase
         if (len <= smallPutSize)
         {
             final byte[] b = new byte[(int)len];
-            ctx.read(src, b, 0, b.length);
+            ctx.raw().read(src, b, 0, b.length);
             final byte[] padded = new byte[64];
             System.arraycopy(b, 0, padded, 0, b.length);
             // the copy into Elan memory: programmed I/O, one word at a time
@@ -888,7 +888,7 @@ public final class ElanBase
     private void waitWord(final long addr, final int atLeast)
     {
         progress();
-        ctx.waitFor(() -> ctx.getInt(addr) >= atLeast, elanAddress("flag", addr), waitType);
+        ctx.waitFor(() -> ctx.raw().getInt(addr) >= atLeast, elanAddress("flag", addr), waitType);
     }
 
     /**
@@ -915,7 +915,7 @@ public final class ElanBase
     private long allocWordSource(final int value)
     {
         final long w = scratchWord();
-        ctx.putInt(w, value);
+        ctx.raw().putInt(w, value);
         return w;
     }
 
@@ -951,7 +951,7 @@ public final class ElanBase
         final GroupArea a = area(group);
         // its own counters: the arrival word and the release flag count hgsync calls only
         final int epoch = ++a.hgsyncs;
-        ctx.putInt(a.hgArrived, epoch);
+        ctx.raw().putInt(a.hgArrived, epoch);
         if (group.self() == 0)
         {
             final int bvp = bcastVp(group);
@@ -1023,9 +1023,9 @@ public final class ElanBase
             // wait for the parent's data in the staging area, take it, re-arm, tell the parent
             ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
             final byte[] data = new byte[(int)len];
-            ctx.read(a.staging, data, 0, data.length);
-            ctx.write(buf, data, 0, data.length);
-            ctx.putInt(a.releaseWord, 0);
+            ctx.raw().read(a.staging, data, 0, data.length);
+            ctx.raw().write(buf, data, 0, data.length);
+            ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
         }
         final long source = rel == 0 ? buf : a.staging;
@@ -1094,7 +1094,7 @@ public final class ElanBase
             busy.add(s);
             // the root receives its own copy too: take it off its staging event
             ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
-            ctx.putInt(a.releaseWord, 0);
+            ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
             a.acks += group.size() - 1;
             waitWord(a.ackCounter, a.acks);
@@ -1103,9 +1103,9 @@ public final class ElanBase
         {
             ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
             final byte[] data = new byte[(int)len];
-            ctx.read(a.staging, data, 0, data.length);
-            ctx.write(buf, data, 0, data.length);
-            ctx.putInt(a.releaseWord, 0);
+            ctx.raw().read(a.staging, data, 0, data.length);
+            ctx.raw().write(buf, data, 0, data.length);
+            ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
             ctx.atomicFetchAdd(group.vp(root), elanAddress("counter", a.ackCounter), 1, 0, 0);
         }
@@ -1119,7 +1119,7 @@ public final class ElanBase
      */
     public void lockInit(final long lock)
     {
-        ctx.putInt(lock, 0);
+        ctx.raw().putInt(lock, 0);
     }
 
     /**
@@ -1138,11 +1138,11 @@ public final class ElanBase
         while (true)
         {
             final Slot s = slot();
-            ctx.putInt(result, -1);
+            ctx.raw().putInt(result, -1);
             ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), 0, vp + 1, result, s.event);
             ctx.waitEventWord(s.event, s.word, waitType);
             free.addLast(s);
-            if (ctx.getInt(result) == 0)
+            if (ctx.raw().getInt(result) == 0)
             {
                 lockAcquisitions++;
                 return;
@@ -1167,9 +1167,9 @@ public final class ElanBase
         ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), vp + 1, 0, result, s.event);
         ctx.waitEventWord(s.event, s.word, waitType);
         free.addLast(s);
-        if (ctx.getInt(result) != vp + 1)
+        if (ctx.raw().getInt(result) != vp + 1)
         {
-            throw new QsnetException("VP " + vp + " unlocked a lock it does not hold (held by VP " + (ctx.getInt(result) - 1)
+            throw new QsnetException("VP " + vp + " unlocked a lock it does not hold (held by VP " + (ctx.raw().getInt(result) - 1)
                 + ")");
         }
     }
@@ -1246,7 +1246,7 @@ public final class ElanBase
             if (n > 1)
             {
                 ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType);
-                ctx.putInt(a.arrivalsWord, 0);
+                ctx.raw().putInt(a.arrivalsWord, 0);
                 // re-armed before the release below lets anyone send the next contribution
                 ctx.primeevent(a.arrivalsEvent, n - 1);
             }
@@ -1264,7 +1264,7 @@ public final class ElanBase
                 op.reduce(in, acc, count, elementSize);
                 process.sim().advance(profile.hostPollNs() * Math.max(1, count / 8));
             }
-            ctx.write(dst, acc, 0, acc.length);
+            ctx.raw().write(dst, acc, 0, acc.length);
         }
         // the root releases everyone (with the result for ELAN_RESULT_ALL), so that no member
         // starts the next reduction into a staging slot the root has not read yet
@@ -1273,7 +1273,7 @@ public final class ElanBase
 
     private void read(final long addr, final byte[] into)
     {
-        ctx.read(addr, into, 0, into.length);
+        ctx.raw().read(addr, into, 0, into.length);
     }
 
     /**

@@ -65,13 +65,16 @@ public abstract class ElanEvent
     }
 
     /**
-     * {@code elan_done}: whether the event has completed, without the device check.
+     * {@code elan_done}: whether the event has completed, without the device check. Charges one
+     * test of the event and lets due events run, so a loop {@code while (!elan_done(ev, 0)) ;}
+     * makes simulated time progress and sees the completion, as on the real machine.
      *
      * @return whether it has completed.
      */
     public final boolean done()
     {
         live();
+        chargePoll();
         return complete();
     }
 

@@ -65,15 +65,15 @@ public final class ElanQueue
             QsnetException.require(len >= 0 && len <= MAX_SLOT_SIZE, "len", len, "must be in 0.." + MAX_SLOT_SIZE);
             final long staging = ctx.allocMain(64, Math.max(64, len));
             final byte[] b = new byte[len];
-            ctx.read(buf, b, 0, len);
-            ctx.write(staging, b, 0, len);
+            ctx.raw().read(buf, b, 0, len);
+            ctx.raw().write(staging, b, 0, len);
             ctx.owner().sim().advance((len + 63) / 64 * profile.hostPollNs());
             final long ev = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
             final long word = ctx.allocMain(8, 8);
             final long desc = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
             ctx.initeventWord(ev, word);
             // a recycled word may still hold the last completion
-            ctx.putInt(word, 0);
+            ctx.raw().putInt(word, 0);
             ctx.primeevent(ev, 1);
             final E3DmaMain d = new E3DmaMain();
             d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_QUEUED, base.retryCount());
@@ -89,7 +89,7 @@ public final class ElanQueue
                 @Override
                 protected boolean complete()
                 {
-                    return ctx.eventWordReady(word);
+                    return ctx.raw().getInt(word) != 0;
                 }
 
                 @Override
@@ -194,7 +194,7 @@ public final class ElanQueue
             // LA-MPI's consumer loop: re-arm q_event, then check the pointers so no arrival is missed
             while (!available())
             {
-                ctx.resetBcopyBlock(block);
+                ctx.raw().write(block, new byte[64], 0, 64); // E3_RESET_BCOPY_BLOCK, inside the library call
                 ctx.waitevent(header + E3.Q_EVENT);
                 if (available())
                 {
@@ -209,8 +209,8 @@ public final class ElanQueue
                 return slotHost;
             }
             final byte[] b = new byte[slotSize];
-            ctx.read(slotHost, b, 0, slotSize);
-            ctx.write(buf, b, 0, slotSize);
+            ctx.raw().read(slotHost, b, 0, slotSize);
+            ctx.raw().write(buf, b, 0, slotSize);
             ctx.owner().sim().advance((slotSize + 63) / 64 * profile.hostPollNs());
             advance();
             return buf;

@@ -261,7 +261,7 @@ public final class Tport
         if (inline)
         {
             final byte[] data = new byte[len];
-            ctx.read(buf, data, 0, len);
+            ctx.raw().read(buf, data, 0, len);
             System.arraycopy(data, 0, envelope, ENVELOPE, len);
             // the library copies the data beside the envelope (a cached memcpy): the buffer is free at once
             base.ctx().owner().sim().advance((len + 63) / 64 * profile.hostPollNs());
@@ -271,7 +271,7 @@ public final class Tport
             throw new QsnetException("send buffer 0x" + Long.toHexString(buf) + " of a " + len
                 + "-byte message is not Elan-mapped memory (needed for the receiver's get)");
         }
-        ctx.write(tx.staging(), envelope, 0, envelope.length);
+        ctx.raw().write(tx.staging(), envelope, 0, envelope.length);
         final E3DmaMain d = new E3DmaMain();
         d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_QUEUED, retryCount);
         d.dma_size = envelope.length;
@@ -324,7 +324,7 @@ public final class Tport
         final TxEvent tx = txPool.isEmpty() ? new TxEvent(this, ctx, profile) : txPool.pollFirst();
         tx.arm();
         final byte[] data = new byte[len];
-        ctx.read(buf, data, 0, len);
+        ctx.raw().read(buf, data, 0, len);
         final int fragments = Math.max(1, (len + shmFragSize - 1) / shmFragSize);
         final Message m = new Message();
         m.sender = myVp;

@@ -36,7 +36,7 @@ abstract class WordEvent extends ElanEvent
     final void rearm()
     {
         reuse();
-        ctx.putInt(word, 0);
+        ctx.raw().putInt(word, 0);
         ctx.primeevent(event, 1);
     }
 
@@ -67,7 +67,7 @@ abstract class WordEvent extends ElanEvent
     @Override
     protected final boolean complete()
     {
-        return ctx.getInt(word) != 0;
+        return ctx.raw().getInt(word) != 0;
     }
 
     @Override

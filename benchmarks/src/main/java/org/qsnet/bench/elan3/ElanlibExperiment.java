@@ -74,15 +74,19 @@ public final class ElanlibExperiment
             {
                 final long slot = START + (START + 20L * size) * i;
                 final int pattern = i + 1;
+                if (base.vp() == 0)
+                {
+                    // the arrival mark is written before the timed put
+                    base.ctx().putInt(buf + size - 4, pattern);
+                }
                 p.sim().advance(slot - p.nowNs());
                 if (base.vp() == 0)
                 {
-                    base.ctx().putInt(buf + size - 4, pattern);
                     base.put(buf, buf, size, 1).waitEvent(Elan3.ELAN_POLL_EVENT);
                 }
                 else
                 {
-                    base.ctx().waitFor(() -> base.ctx().getInt(buf + size - 4) == pattern,
+                    base.ctx().waitFor(() -> base.ctx().raw().getInt(buf + size - 4) == pattern,
                         base.ctx().main2elan(buf + size - 4), Elan3.ELAN_POLL_EVENT);
                     r[0] = p.nowNs() - slot;
                 }

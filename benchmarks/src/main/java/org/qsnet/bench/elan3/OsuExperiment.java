@@ -166,7 +166,9 @@ public final class OsuExperiment
                     p.sim().advance(slot - p.nowNs());
                     if (e.me == 0)
                     {
-                        e.ctx.putInt(src + size - 4, pattern);
+                        // the harness's arrival mark, not part of the measured path: written uncharged
+                        // at the slot (earlier, the previous DMA may still be reading the buffer)
+                        e.ctx.raw().putInt(src + size - 4, pattern);
                         // polling the buffer needs no event: the DMA carries none in that mode
                         e.ctx.putdmaMain(put(e, 1, e.ctx.main2elan(src), e.ctx.main2elan(dst), size, mode != 0, false),
                             e.scratch);
@@ -176,7 +178,7 @@ public final class OsuExperiment
                         if (mode == 0)
                         {
                             final long va = e.ctx.main2elan(dst + size - 4);
-                            e.ctx.waitFor(() -> e.ctx.getInt(dst + size - 4) == pattern, va, Elan3.ELAN_POLL_EVENT);
+                            e.ctx.waitFor(() -> e.ctx.raw().getInt(dst + size - 4) == pattern, va, Elan3.ELAN_POLL_EVENT);
                         }
                         else
                         {

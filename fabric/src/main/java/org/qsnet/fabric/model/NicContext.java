@@ -312,6 +312,20 @@ public final class NicContext
 
     // ------------------------------------------------------------ access through the MMU
 
+    /** Writes made through this context's MMU (by the NIC, or a library on its behalf). */
+    private long writes;
+
+    /**
+     * How many writes have gone through this context's MMU: a host that saw the same count
+     * before and after knows the NIC wrote nothing in between (its cached lines are still valid).
+     *
+     * @return the count.
+     */
+    public long writeCount()
+    {
+        return writes;
+    }
+
     private SparseMemory memoryOf(final long translated)
     {
         return Mmu.isSdram(translated) ? nic.sdram : main;
@@ -339,6 +353,7 @@ public final class NicContext
      */
     public void putInt(final long va, final int value, final int rights)
     {
+        writes++;
         final long t = mmu.translate(va, rights, "store");
         memoryOf(t).putInt(Mmu.offset(t), value);
     }
@@ -391,6 +406,7 @@ public final class NicContext
      */
     public void write(final long va, final byte[] src, final int off, final int length, final int rights, final String what)
     {
+        writes++;
         eachPage(va, length, rights, what, (m, o, pos, n) -> m.write(o, src, off + pos, n));
     }
 

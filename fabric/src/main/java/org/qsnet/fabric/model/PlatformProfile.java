@@ -32,7 +32,10 @@ import org.qsnet.fabric.QsnetException;
  * @param hostCallNs        host: entering any library call.
  * @param pioWriteNs        host: one 32-bit programmed-I/O write across PCI (descriptors, commands).
  * @param pioReadNs         host: one 32-bit programmed-I/O read across PCI (polling SDRAM).
- * @param hostPollNs        host: one poll of a word in its own (cached) memory.
+ * @param hostPollNs        host: one poll of a word in its own (cached) memory; also a ported program's
+ *                          load or store of a 64-byte line it did not touch last, or that the NIC wrote since.
+ * @param hostHitNs         host: a ported program's load or store that hits the line it touched last
+ *                          (an L1 hit and the loop around it, ~3 cycles at the host's clock).
  * @param interruptNs       host: interrupt, wake-up and return of a blocking wait.
  * @param queueRetryNs      back-off of a queued DMA that found the remote queue full.
  */
@@ -60,6 +63,7 @@ public record PlatformProfile(
     long pioWriteNs,
     long pioReadNs,
     long hostPollNs,
+    long hostHitNs,
     long interruptNs,
     long queueRetryNs)
 {
@@ -77,11 +81,12 @@ public record PlatformProfile(
         QsnetException.require(tlbEntries >= 1 && tlbEntries <= 1024, "tlbEntries", tlbEntries, "must be in 1..1024");
         for (final long v : new long[] {pciReadSetupNs, pciWriteSetupNs, pciTurnaroundNs, sdramLatencyNs, cmdProcNs,
             dmaStartNs, dmaPacketNs, inputPacketNs, eventNs, threadOpNs, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs,
-            hostPollNs, interruptNs, queueRetryNs})
+            hostPollNs, hostHitNs, interruptNs, queueRetryNs})
         {
             QsnetException.require(v >= 0, "a time of profile " + name, v, "must be at least 0");
         }
         QsnetException.require(hostPollNs >= 1, "hostPollNs", hostPollNs, "must be at least 1");
+        QsnetException.require(hostHitNs >= 1, "hostHitNs", hostHitNs, "must be at least 1 so that a spin loop advances time");
     }
 
     /**
@@ -107,7 +112,10 @@ public record PlatformProfile(
             // block-copy costs below with the fabric's head and body times
             100, 100, 60, 60, 80, 200,
             16, 150,
-            60, 70, 500, 30, 7_000, 2_000);
+            60, 70, 500, 30,
+            // an L1 hit at 733 MHz
+            4,
+            7_000, 2_000);
     }
 
     /**
@@ -131,7 +139,10 @@ public record PlatformProfile(
             100, 100, 60, 60, 80, 200,
             16, 150,
             // 0 B latency 2.2 us: slower programmed I/O across the 33 MHz bus
-            60, 93, 700, 30, 10_000, 2_000);
+            60, 93, 700, 30,
+            // an L1 hit at 667-833 MHz
+            4,
+            10_000, 2_000);
     }
 
     /**
@@ -152,7 +163,10 @@ public record PlatformProfile(
             100, 100, 60, 60, 80, 200,
             16, 150,
             // Elanlib put latency 2.0 us: a 2.4 GHz host enters the library faster
-            35, 50, 450, 25, 6_000, 2_000);
+            35, 50, 450, 25,
+            // an L1 hit at 2.4 GHz
+            2,
+            6_000, 2_000);
     }
 
     /**
@@ -215,7 +229,7 @@ public record PlatformProfile(
         return new PlatformProfile(name, description, fabric, pciMHz, pciBytesPerCycle, pciReadSetupNs,
             pciWriteSetupNs, pciTurnaroundNs, internalBusMBs, sdramMBs, sdramLatencyNs, cmdProcNs, dmaStartNs, dmaPacketNs,
             inputPacketNs, eventNs, ns, tlbEntries, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs, hostPollNs,
-            interruptNs, queueRetryNs);
+            hostHitNs, interruptNs, queueRetryNs);
     }
 
     /**
@@ -227,6 +241,6 @@ public record PlatformProfile(
         return new PlatformProfile(name, description, newFabric, pciMHz, pciBytesPerCycle, pciReadSetupNs,
             pciWriteSetupNs, pciTurnaroundNs, internalBusMBs, sdramMBs, sdramLatencyNs, cmdProcNs, dmaStartNs, dmaPacketNs,
             inputPacketNs, eventNs, threadOpNs, tlbEntries, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs, hostPollNs,
-            interruptNs, queueRetryNs);
+            hostHitNs, interruptNs, queueRetryNs);
     }
 }
