@@ -80,13 +80,19 @@ public final class Elan3Nic implements PacketEndpoint
     private long lastWriteDoneNs;
     /** Queued DMAs refused because their queue was full, per destination queue, oldest first: they are
      * retried in order, and later packets for the same queue wait behind them (FIFO queues). */
-    private final Map<String, ArrayDeque<NicPacket>> refusedQueues = new HashMap<>();
+    private final Map<Long, java.util.PriorityQueue<NicPacket>> refusedQueues = new HashMap<>();
+    /** Queued-DMA streams in which a DMA gave up (rare): their later packets fail too. */
+    private final java.util.Set<Long> brokenStreams = new java.util.HashSet<>();
     /** Destination side: queues that refused a packet of a source and take only its retries until one lands. */
     private final java.util.Set<String> refusing = new java.util.HashSet<>();
     /** Per queue: the slot the inputter hands out next (q_bptr is published when a slot lands). */
     private final Map<String, Long> reservedBptr = new HashMap<>();
 
+    /** Multi-packet broadcast DMAs partly written here: packets written so far. */
+    private final java.util.IdentityHashMap<DmaJob, int[]> broadcastLanded = new java.util.IdentityHashMap<>();
     private long dmasStarted;
+    private long duplicatesDiscarded;
+    private long outOfOrderRefusals;
     private long nextDmaId;
     private LandingObserver observer;
     private long packetsSent;
@@ -112,6 +118,24 @@ public final class Elan3Nic implements PacketEndpoint
     public int node()
     {
         return node;
+    }
+
+    /**
+     * @return queued packets this NIC's inputter received a second time and discarded (their first
+     *         copy had been taken), since the machine was built.
+     */
+    public long duplicatesDiscarded()
+    {
+        return duplicatesDiscarded;
+    }
+
+    /**
+     * @return queued packets this NIC's inputter refused because an earlier packet of their stream
+     *         had not landed yet (it was being retried after a CRC error); each was sent again.
+     */
+    public long outOfOrderRefusals()
+    {
+        return outOfOrderRefusals;
     }
 
     /**
@@ -299,10 +323,12 @@ public final class Elan3Nic implements PacketEndpoint
          *
          * @param dmaId  the id {@link #command} returned for the DMA (for a read: the requester's).
          * @param bytes  data bytes of the packet.
-         * @param last   whether it was the DMA's last packet.
-         * @param timeNs when the write completed.
+         * @param complete whether every packet of the DMA has now been written here (the packet
+         *                 that completes it need not be the last by index: one retried after a
+         *                 CRC error lands later).
+         * @param timeNs   when the write completed.
          */
-        void landed(long dmaId, int bytes, boolean last, long timeNs);
+        void landed(long dmaId, int bytes, boolean complete, long timeNs);
     }
 
     /**
@@ -515,13 +541,20 @@ public final class Elan3Nic implements PacketEndpoint
         while (!staged.isEmpty() && inflight < machine.fabric().config().virtualChannels())
         {
             final NicPacket p = staged.pollFirst();
-            // the key is built only while some queue has refused packets (rare), not per packet
-            final ArrayDeque<NicPacket> waiting = p.kind == NicPacket.QUEUED && !refusedQueues.isEmpty()
-                ? refusedQueues.get(queueKey(p)) : null;
+            if (p.kind == NicPacket.QUEUED)
+            {
+                // queued DMAs of one stream are numbered in the order they leave the staging
+                // buffers, so that the destination takes them in that order whatever a CRC retry
+                // does to their arrival
+                p.stream = streamKey(p.job.ctx.nodeOf(p.job.vp), p.job.ctx.vpContext[p.job.vp], p.job.destEvent);
+                p.seq = p.job.ctx.queueTxSeq.getAndIncrement(p.stream);
+            }
+            final java.util.PriorityQueue<NicPacket> waiting = p.kind == NicPacket.QUEUED && !refusedQueues.isEmpty()
+                ? refusedQueues.get(p.stream) : null;
             if (waiting != null && !waiting.isEmpty())
             {
                 // a packet for this queue is being retried: keep the queue's order
-                waiting.addLast(p);
+                waiting.add(p);
                 continue;
             }
             inflight++;
@@ -530,10 +563,6 @@ public final class Elan3Nic implements PacketEndpoint
         kick(now);
     }
 
-    private static String queueKey(final NicPacket p)
-    {
-        return p.job.ctx.nodeOf(p.job.vp) + ":" + p.job.ctx.vpContext[p.job.vp] + ":" + p.job.destEvent;
-    }
 
     private void send(final NicPacket p)
     {
@@ -562,6 +591,7 @@ public final class Elan3Nic implements PacketEndpoint
         }
         p.key = ctx.key;
         p.destContext = job.opcode == E3.DMA_NORMAL_BROADCAST || p.kind == NicPacket.TEST ? -1 : ctx.vpContext[job.vp];
+        p.sending = true;
         packetsSent++;
         bytesSent += p.length;
         port.inject(packet.attach(p));
@@ -591,6 +621,7 @@ public final class Elan3Nic implements PacketEndpoint
         final NicPacket p = (NicPacket)packet.attachment();
         final DmaJob job = p.job;
         inflight--;
+        p.sending = false;
         final int code = (int)packet.ackValue();
         if (code == ACK_NOT_READY && p.kind == NicPacket.TEST && !job.failed)
         {
@@ -600,21 +631,35 @@ public final class Elan3Nic implements PacketEndpoint
         }
         else if (code == ACK_RETRY && !job.failed)
         {
-            if (p.tries++ < job.failCount)
+            final boolean outOfOrder = p.outOfOrder;
+            p.outOfOrder = false;
+            if (outOfOrder && brokenStreams.contains(p.stream))
+            {
+                failJob(job, "queued DMA to VP " + job.vp + " abandoned: an earlier queued DMA to the same queue gave up");
+                tryInject(timeNs);
+                return;
+            }
+            if (outOfOrder)
+            {
+                // waiting for an earlier packet of the stream is no failure of the remote: no retry counted
+                p.tries = Math.max(p.tries, 1);
+            }
+            if (outOfOrder || p.tries++ < job.failCount)
             {
                 // the remote queue was full or its inputter blocked: send the packet again later,
                 // and for a queue keep every later packet behind it
                 if (p.kind == NicPacket.QUEUED)
                 {
-                    final ArrayDeque<NicPacket> waiting = refusedQueues.computeIfAbsent(queueKey(p), k -> new ArrayDeque<>());
-                    if (waiting.peekFirst() != p)
+                    final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.computeIfAbsent(p.stream,
+                        k -> new java.util.PriorityQueue<>(BY_SEQ));
+                    if (!waiting.contains(p))
                     {
-                        waiting.addLast(p);
+                        waiting.add(p);
                     }
-                    if (waiting.peekFirst() == p)
+                    if (waiting.peek() == p)
                     {
                         // the oldest refused packet: retry it; the others follow once it lands
-                        origin.schedule(timeNs + profile.queueRetryNs(), t -> resend(p, t));
+                        origin.schedule(timeNs + profile.queueRetryNs(), t -> resendIfOldest(p, t));
                     }
                 }
                 else
@@ -626,11 +671,20 @@ public final class Elan3Nic implements PacketEndpoint
             {
                 failJob(job, "DMA to VP " + job.vp + " gave up after " + job.failCount
                     + " retries: the remote queue stayed full or its inputter blocked");
+                if (p.kind == NicPacket.QUEUED)
+                {
+                    // the stream is broken at this packet: the later ones of it fail too
+                    breakStream(p.stream);
+                }
             }
         }
         else if (code == ACK_FAULT)
         {
             failJob(job, p.faultMessage);
+            if (p.kind == NicPacket.QUEUED)
+            {
+                breakStream(p.stream);
+            }
         }
         else if (!job.failed)
         {
@@ -660,29 +714,57 @@ public final class Elan3Nic implements PacketEndpoint
         kick(timeNs);
     }
 
+    private static final java.util.Comparator<NicPacket> BY_SEQ = (a, b) -> Integer.compare(a.seq, b.seq);
+
     private void releaseNextRefused(final NicPacket landed, final long now)
     {
         if (refusedQueues.isEmpty())
         {
             return;
         }
-        final String key = queueKey(landed);
-        final ArrayDeque<NicPacket> waiting = refusedQueues.get(key);
-        if (waiting == null || waiting.isEmpty() || waiting.peekFirst() != landed)
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(landed.stream);
+        if (waiting == null || waiting.isEmpty() || waiting.peek() != landed)
         {
             return;
         }
-        waiting.pollFirst();
+        waiting.poll();
         if (waiting.isEmpty())
         {
-            refusedQueues.remove(key);
+            refusedQueues.remove(landed.stream);
         }
         else
         {
-            final NicPacket next = waiting.peekFirst();
+            final NicPacket next = waiting.peek();
             next.tries = Math.max(next.tries, 1);
-            resend(next, now);
+            if (!next.sending)
+            {
+                resend(next, now);
+            }
         }
+    }
+
+    /** A refused queued packet's back-off has passed: send it again if it is still its stream's oldest. */
+    private void resendIfOldest(final NicPacket p, final long now)
+    {
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(p.stream);
+        if (!p.sending && !p.job.failed && waiting != null && waiting.peek() == p)
+        {
+            resend(p, now);
+        }
+    }
+
+    /** A queued DMA of {@code stream} gave up: every later packet of the stream fails with it. */
+    private void breakStream(final long stream)
+    {
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.remove(stream);
+        if (waiting != null)
+        {
+            for (final NicPacket w : waiting)
+            {
+                failJob(w.job, "queued DMA to VP " + w.job.vp + " abandoned: an earlier queued DMA to the same queue gave up");
+            }
+        }
+        brokenStreams.add(stream);
     }
 
     private void resend(final NicPacket p, final long now)
@@ -756,15 +838,16 @@ public final class Elan3Nic implements PacketEndpoint
                     c.check(va, p.length, Mmu.REMOTE_WRITE, "DMA destination");
                     final long done = write(c, va, blocks(p.length), acceptedNs);
                     final byte[] data = p.data;
-                    final long destEvent = p.last ? job.destEvent : 0;
-                    final long id = job.id;
-                    final boolean last = p.last;
                     origin.schedule(done, t ->
                     {
-                        land(c, va, data, destEvent, t);
+                        // the destination event counts packets as they are accepted and written: it
+                        // fires with the DMA's last packet to land, whatever its index (a packet
+                        // retried after a CRC error may land after the DMA's final one)
+                        final boolean complete = landedAll(job);
+                        land(c, va, data, complete ? job.destEvent : 0, t);
                         if (observer != null)
                         {
-                            observer.landed(id, data == null ? 0 : data.length, last, t);
+                            observer.landed(job.id, data == null ? 0 : data.length, complete, t);
                         }
                     });
                     return ACK_OK;
@@ -835,6 +918,31 @@ public final class Elan3Nic implements PacketEndpoint
         return done;
     }
 
+    /**
+     * Counts one packet of {@code job} written at this node.
+     *
+     * @return whether every packet of the DMA has now been written here.
+     */
+    private boolean landedAll(final DmaJob job)
+    {
+        if (job.packets == 1)
+        {
+            return true;
+        }
+        if (job.opcode != E3.DMA_NORMAL_BROADCAST)
+        {
+            return ++job.landed == job.packets;
+        }
+        // a broadcast lands at every recipient: each counts its own packets
+        final int[] n = broadcastLanded.computeIfAbsent(job, k -> new int[1]);
+        if (++n[0] == job.packets)
+        {
+            broadcastLanded.remove(job);
+            return true;
+        }
+        return false;
+    }
+
     private void land(final NicContext c, final long va, final byte[] data, final long destEvent, final long now)
     {
         if (data != null)
@@ -848,10 +956,30 @@ public final class Elan3Nic implements PacketEndpoint
         }
     }
 
+    private static long streamKey(final int node, final int context, final long queueVa)
+    {
+        return ((long)node << 48) ^ ((long)(context & 0xffff) << 32) ^ (queueVa & 0xffffffffL);
+    }
+
     private int deliverQueued(final NicPacket p, final NicContext c, final long acceptedNs)
     {
         final DmaJob job = p.job;
         final long q = job.destEvent;
+        final long stream = streamKey(job.ctx.nic().node(), job.ctx.number, q);
+        final int expected = c.queueRxSeq.get(stream);
+        if (p.seq < expected)
+        {
+            // already taken (its ack was for an earlier copy): discard, acknowledge
+            duplicatesDiscarded++;
+            return ACK_OK;
+        }
+        if (p.seq > expected)
+        {
+            // an earlier packet of this stream is being retried: refuse, so the queue keeps the order
+            outOfOrderRefusals++;
+            p.outOfOrder = true;
+            return ACK_RETRY;
+        }
         final int state = c.getInt(q + E3.Q_STATE, Mmu.REMOTE_READ);
         final boolean full = (state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0;
         // the key is built only when a queue refuses or has refused (rare), not per packet
@@ -893,6 +1021,7 @@ public final class Elan3Nic implements PacketEndpoint
         final byte[] data = p.data;
         final NicContext.QueueThread thread = c.queueThreads.get(q);
         final int length = p.length;
+        c.queueRxSeq.put(stream, expected + 1);
         origin.schedule(done, t ->
         {
             c.putInt(q + E3.Q_BPTR, (int)next, Mmu.REMOTE_WRITE);
@@ -1154,6 +1283,8 @@ public final class Elan3Nic implements PacketEndpoint
         int nextPacket;
         long nextOffset;
         int acked;
+        /** Packets written at the destination (unicast; a broadcast's recipients count their own). */
+        int landed;
         boolean first;
         boolean failed;
     }
@@ -1177,6 +1308,13 @@ public final class Elan3Nic implements PacketEndpoint
         int[] key;
         int destContext;
         int tries;
+        /** A queued packet's stream (destination node, context and queue) and its place in it. */
+        long stream;
+        int seq = -1;
+        /** On the wire now (sent, not yet acknowledged). */
+        boolean sending;
+        /** Refused because an earlier packet of its stream has not landed yet (not the queue's fault). */
+        boolean outOfOrder;
         String faultMessage;
         int atomicOp;
         long remoteVa;

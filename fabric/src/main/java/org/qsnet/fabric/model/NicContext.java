@@ -29,6 +29,10 @@ public final class NicContext
     final List<String> faults = new ArrayList<>();
     int[] vpNode = new int[0];
     int[] vpContext = new int[0];
+    /** Queued-DMA streams leaving this context: next sequence number per (node, context, queue). */
+    final LongIntMap queueTxSeq = new LongIntMap();
+    /** Queued-DMA streams arriving at this context's queues: next expected sequence number. */
+    final LongIntMap queueRxSeq = new LongIntMap();
     final Map<Integer, int[]> broadcastVps = new HashMap<>();
     final Map<Long, QueueThread> queueThreads = new HashMap<>();
     int myVp = -1;

@@ -1,0 +1,87 @@
+package org.qsnet.fabric.model;
+
+/**
+ * A map from {@code long} keys to {@code int} values with open addressing: no boxing and no
+ * allocation per lookup, for state the NIC consults on every packet of a stream (the queued-DMA
+ * sequence numbers). Absent keys read as 0.
+ */
+final class LongIntMap
+{
+    private long[] keys = new long[16];
+    private int[] values = new int[16];
+    private boolean[] used = new boolean[16];
+    private int size;
+
+    private int slot(final long key)
+    {
+        final int mask = keys.length - 1;
+        int i = (int)((key * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        while (used[i] && keys[i] != key)
+        {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    /**
+     * @param key the key.
+     * @return its value, 0 if absent.
+     */
+    int get(final long key)
+    {
+        final int i = slot(key);
+        return used[i] ? values[i] : 0;
+    }
+
+    /**
+     * @param key   the key.
+     * @param value its new value.
+     */
+    void put(final long key, final int value)
+    {
+        int i = slot(key);
+        if (!used[i])
+        {
+            if (2 * (size + 1) > keys.length)
+            {
+                grow();
+                i = slot(key);
+            }
+            used[i] = true;
+            keys[i] = key;
+            size++;
+        }
+        values[i] = value;
+    }
+
+    /**
+     * Returns the value and stores it plus one.
+     *
+     * @param key the key.
+     * @return the value before the increment (0 if absent).
+     */
+    int getAndIncrement(final long key)
+    {
+        final int v = get(key);
+        put(key, v + 1);
+        return v;
+    }
+
+    private void grow()
+    {
+        final long[] k = keys;
+        final int[] v = values;
+        final boolean[] u = used;
+        keys = new long[k.length * 2];
+        values = new int[k.length * 2];
+        used = new boolean[k.length * 2];
+        size = 0;
+        for (int j = 0; j < k.length; j++)
+        {
+            if (u[j])
+            {
+                put(k[j], v[j]);
+            }
+        }
+    }
+}
