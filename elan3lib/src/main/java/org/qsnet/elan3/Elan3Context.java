@@ -301,11 +301,11 @@ public final class Elan3Context
         final int[] node = new int[n];
         final int[] ctx = new int[n];
         int my = -1;
+        cap.locations(node, ctx);
         for (int vp = 0; vp < n; vp++)
         {
-            final ElanLocation loc = cap.vp2location(vp);
-            node[vp] = cap.lowNode + loc.node();
-            ctx[vp] = cap.lowContext + loc.context();
+            node[vp] += cap.lowNode;
+            ctx[vp] += cap.lowContext;
             if (node[vp] == process.node() && ctx[vp] == cap.myContext)
             {
                 my = vp;
