@@ -175,6 +175,8 @@ public final class ElanBase
         final long page = SparseMemory.PAGE_SIZE;
         this.ctx = Elan3Context.open((intTunable("alloc_size", 1 << 25, 1 << 20, 1 << 27) + page - 1) & -page,
             (intTunable("allocelan_size", elanHeapShare(cap), 1 << 16, 1 << 25) + page - 1) & -page);
+        // libelan maps the process's own memory: what the program mallocs is DMA-able
+        ctx.setStandardMappings();
         this.vp = ctx.process();
         this.nvp = cap.nvps();
         this.symmetric = new RangeAllocator("collective heap", ctx.allocMain(8192, 1 << 24), 1 << 24);
@@ -833,6 +835,8 @@ public final class ElanBase
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
         final Slot s = slot();
         long source;
+        // one rule for every size: the source must be memory the Elan can reach
+        final long sourceVa = elanAddress("put source", src);
         if (len <= smallPutSize)
         {
             final byte[] b = new byte[(int)len];
@@ -846,7 +850,7 @@ public final class ElanBase
         }
         else
         {
-            source = elanAddress("put source", src);
+            source = sourceVa;
         }
         final E3DmaMain d = new E3DmaMain();
         d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, retryCount);

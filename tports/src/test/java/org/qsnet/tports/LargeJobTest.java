@@ -196,4 +196,11 @@ class LargeJobTest
     {
         ring(1024, PlatformProfile.alphaEs40(), 64);
     }
+
+    @Tag("slow")
+    @Test
+    void shouldStartAndRunCollectivesAndARingOf4096ProcessesOneANode()
+    {
+        ring(4096, alphaWithDim(6), 4096);
+    }
 }
