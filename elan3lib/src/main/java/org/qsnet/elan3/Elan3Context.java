@@ -1,5 +1,7 @@
 package org.qsnet.elan3;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
@@ -72,6 +74,8 @@ public final class Elan3Context
     private long cachedLine = -1;
     private long cachedNicWrites;
     private final Raw raw = new Raw();
+    private boolean standardMappings;
+    private final List<long[]> mallocRanges = new ArrayList<>();
 
     Elan3Context(final ElanProcess process, final int rail, final long mainBase, final long mainSize, final long elanBase,
         final long elanSize)
@@ -102,7 +106,30 @@ public final class Elan3Context
         hw.mmu().map(elanBase, Mmu.Kind.SDRAM, elanSdramBase, elanSize, Mmu.ALL);
         hw.mmu().map(mainBase, Mmu.Kind.MAIN, mainBase, mainSize, Mmu.ALL);
         mainMappings.put(mainBase, new long[] {mainBase, mainSize});
+        hw.allocations(this::allocationEnd);
         charge(0);
+    }
+
+    /**
+     * The end of the allocation (from {@code allocMain}, {@code allocElan} or the host allocator)
+     * that holds an Elan address of this context, for the DMA bounds check; -1 for none.
+     */
+    private long allocationEnd(final long va)
+    {
+        final Mmu.Kind kind = hw.mmu().kindOf(va);
+        if (kind == Mmu.Kind.SDRAM)
+        {
+            return elanHeap.contains(va) ? elanHeap.endOf(va) : -1;
+        }
+        if (kind == null)
+        {
+            return -1;
+        }
+        // main memory: the allocators hand out host offsets; the Elan address may be another
+        // (a setperm mapping), so measure the allocation's end from the offset
+        final long off = Mmu.offset(hw.mmu().translate(va, 0, "DMA"));
+        final long end = mainHeap.contains(off) ? mainHeap.endOf(off) : malloc.contains(off) ? malloc.endOf(off) : -1;
+        return end < 0 ? -1 : va + (end - off);
     }
 
     /**
@@ -235,7 +262,10 @@ public final class Elan3Context
     }
 
     /**
-     * {@code elan3_set_standard_mappings}: the heaps are mapped at init already.
+     * {@code elan3_set_standard_mappings}: maps the process's own host memory into the Elan, so that
+     * what the program obtains from its allocator ({@link #hostMalloc}, the {@code malloc}
+     * equivalent) is DMA-able as well as the heaps (which are mapped at init), whatever its size.
+     * Without it, host-allocator memory is reachable only through {@link #setperm}.
      *
      * @return 1 (success).
      */
@@ -243,7 +273,24 @@ public final class Elan3Context
     {
         live();
         charge(0);
+        if (!standardMappings)
+        {
+            standardMappings = true;
+            for (final long[] r : mallocRanges)
+            {
+                mapMalloc(r[0], r[1]);
+            }
+        }
         return 1;
+    }
+
+    /** Maps host-allocator memory at the Elan address equal to its offset (as the main heap is). */
+    private void mapMalloc(final long off, final long size)
+    {
+        final long first = off & -SparseMemory.PAGE_SIZE;
+        final long end = (off + size + SparseMemory.PAGE_SIZE - 1) & -SparseMemory.PAGE_SIZE;
+        hw.mmu().map(first, Mmu.Kind.MAIN, first, end - first, Mmu.ALL);
+        mainMappings.put(off, new long[] {off, size});
     }
 
     /**
@@ -309,11 +356,11 @@ public final class Elan3Context
         final int[] node = new int[n];
         final int[] ctx = new int[n];
         int my = -1;
+        cap.locations(node, ctx);
         for (int vp = 0; vp < n; vp++)
         {
-            final ElanLocation loc = cap.vp2location(vp);
-            node[vp] = cap.lowNode + loc.node();
-            ctx[vp] = cap.lowContext + loc.context();
+            node[vp] += cap.lowNode;
+            ctx[vp] += cap.lowContext;
             if (node[vp] == process.node() && ctx[vp] == cap.myContext)
             {
                 my = vp;
@@ -449,8 +496,10 @@ public final class Elan3Context
     }
 
     /**
-     * Host memory not mapped into the Elan ({@code malloc}), for code that tests
-     * {@link #addressable} and copies through a bounce buffer.
+     * The process's own allocator ({@code malloc}): host memory that is DMA-able once the standard
+     * mappings are set ({@link #setStandardMappings}, as libelan and LA-MPI do), and not mapped into
+     * the Elan otherwise, for code that tests {@link #addressable} and copies through a bounce
+     * buffer. The same rule holds for every size.
      *
      * @param size bytes.
      * @return the host address.
@@ -462,6 +511,11 @@ public final class Elan3Context
         if (off < 0)
         {
             throw new QsnetException("host malloc of " + size + " bytes failed: 1 GB heap exhausted");
+        }
+        mallocRanges.add(new long[] {off, size});
+        if (standardMappings)
+        {
+            mapMalloc(off, size);
         }
         return Elan3.HOST_MAIN_BASE + off;
     }
@@ -939,18 +993,29 @@ public final class Elan3Context
 
     /**
      * {@code elan3_initevent_main}: when the event fires, the NIC copies the 64-byte block
-     * {@code srcBlk} (SDRAM) into {@code dstBlk} (host memory).
+     * {@code srcBlk} (SDRAM) into {@code dstBlk} (host memory). As libelan3 did, it writes the
+     * "done" pattern into the source block: the last word, which {@link #eventBlkReady}
+     * ({@code EVENT_BLK_READY}) tests, becomes {@link E3#EVENT_WORD_FIRED}; the other words are left
+     * as they are. The consumer's block {@code dstBlk} is not touched: the program resets it
+     * ({@code E3_RESET_BCOPY_BLOCK}) as it did with libelan3.
+     *
+     * <pre>
+     * srcBlk (SDRAM, 64 bytes):  0 .. 59 as the program left them | 60: done word (1)
+     * </pre>
      *
      * @param ev     the event (16 bytes).
-     * @param srcBlk SDRAM handle of the "done" block.
+     * @param srcBlk SDRAM handle of the "done" block (64-byte aligned).
      * @param dstBlk host address of the block the host polls.
      */
     public void initeventMain(final long ev, final long srcBlk, final long dstBlk)
     {
         eventVa(ev);
         final long src = sdram2elan(srcBlk);
+        QsnetException.require((src & (E3.BLK_SIZE - 1)) == 0, "srcBlk", "0x" + Long.toHexString(srcBlk),
+            "must be aligned to E3_BLK_ALIGN (" + E3.BLK_SIZE + " bytes)");
         final long dst = mappedMain("event block", dstBlk);
-        charge(4 * profile.pioWriteNs());
+        charge(5 * profile.pioWriteNs());
+        nic.sdram().putInt(srcBlk + E3.BLK_SIZE - 4, E3.EVENT_WORD_FIRED);
         nic.sdram().putInt(ev + E3.EV_COUNT, 0);
         nic.sdram().putInt(ev + E3.EV_TYPE, E3.EV_TYPE_BCOPY);
         nic.sdram().putInt(ev + E3.EV_SOURCE, (int)src);
@@ -1105,14 +1170,20 @@ public final class Elan3Context
     }
 
     /**
-     * {@code elan3_waitevent}: re-arms an event (count 1) so that its next set fires it again and
-     * wakes a sleeping waiter.
+     * {@code elan3_waitevent}: re-arms an event for one more set, so that its next set fires it
+     * again and wakes a sleeping waiter. The NIC adds one to the count rather than overwriting it:
+     * sets that arrived while the consumer was between waits (a queue's arrivals) are kept, and the
+     * event fires again at once for each of them. Call it once per arrival consumed, as LA-MPI does
+     * after each queue slot ("reprime ELAN q_event with a wait").
      *
      * @param ev the event.
      */
     public void waitevent(final long ev)
     {
-        primeevent(ev, 1);
+        live();
+        final long va = eventVa(ev);
+        charge(profile.pioWriteNs());
+        nic.rearmEvent(hw, va);
     }
 
     /**

@@ -221,6 +221,31 @@ public final class ElanCapability
     }
 
     /**
+     * The relative location of every VP, in one pass over the bitmap ({@code elan3_addvp} loads the
+     * whole VP table; asking {@link #vp2location} VP by VP would cost O(P) each).
+     *
+     * @param node    filled with each VP's relative node.
+     * @param context filled with each VP's relative context.
+     */
+    void locations(final int[] node, final int[] context)
+    {
+        checkShape();
+        final int ppn = maxlocal();
+        int v = 0;
+        for (int i = 0; i < nodes() * ppn && v < node.length; i++)
+        {
+            final int n = cyclic() ? i % nodes() : i / ppn;
+            final int local = cyclic() ? i / nodes() : i % ppn;
+            if (bit(n * ppn + local))
+            {
+                node[v] = n;
+                context[v] = local;
+                v++;
+            }
+        }
+    }
+
+    /**
      * @param loc a relative location.
      * @return its VP, or {@link #ELAN_INVALID_PROCESS} for a hole ({@code elan3_location2vp}).
      */

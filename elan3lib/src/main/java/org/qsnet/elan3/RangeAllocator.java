@@ -109,6 +109,17 @@ public final class RangeAllocator
 
     /**
      * @param address an address.
+     * @return the address just past the end of the allocation holding {@code address}, or -1 when
+     *         it lies in no allocation.
+     */
+    public long endOf(final long address)
+    {
+        final Map.Entry<Long, Long> e = used.floorEntry(address);
+        return e != null && address < e.getKey() + e.getValue() ? e.getKey() + e.getValue() : -1;
+    }
+
+    /**
+     * @param address an address.
      * @return whether it lies in the range.
      */
     public boolean contains(final long address)

@@ -184,19 +184,27 @@ class Elan3ContextTest
             for (int i = 0; i < 16; i++)
             {
                 ctx.write32Sdram(done + 4L * i, 0x1000 + i);
+                ctx.putInt(blk + 4L * i, 0xdead0000 + i);
             }
             ctx.initeventMain(ev, done, blk);
             ctx.primeevent(ev, 2);
+            for (int i = 0; i < 16; i++)
+            {
+                assertEquals(0xdead0000 + i, ctx.getInt(blk + 4L * i), "the consumer's block is the program's to reset");
+            }
+            ctx.resetBcopyBlock(blk);
             ctx.blockInputter(0);
             ctx.setevent(ev);
             p.sim().advance(20_000);
             assertTrue(!ctx.eventBlkReady(blk), "one set of two: not fired");
             ctx.setevent(ev);
             ctx.waitEventBlk(ev, blk, Elan3.ELAN_POLL_EVENT);
-            for (int i = 0; i < 16; i++)
+            // the program's words, and the done word elan3_initevent_main put last
+            for (int i = 0; i < 15; i++)
             {
                 assertEquals(0x1000 + i, ctx.getInt(blk + 4L * i));
             }
+            assertEquals(1, ctx.getInt(blk + 60));
             ctx.resetBcopyBlock(blk);
             assertTrue(!ctx.eventBlkReady(blk));
         });

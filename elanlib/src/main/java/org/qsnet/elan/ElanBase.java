@@ -14,6 +14,8 @@ import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.RangeAllocator;
 import org.qsnet.elan3.Rms;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.memory.SparseMemory;
+import org.qsnet.fabric.model.Elan3Nic;
 import org.qsnet.fabric.model.PlatformProfile;
 
 /**
@@ -92,6 +94,14 @@ public final class ElanBase
         int hgsyncs;
         final long hgFlag;
         final long hgArrived;
+        /** Reduction tree children of this member (see {@link #reduce}). */
+        final int children;
+        /** One slot of {@link #STAGING} bytes per reduction child: O(log P), not O(P). */
+        final long childStaging;
+        /** This member's partial result, sent up the reduction tree. */
+        final long partial;
+        final long resultEvent;
+        final long resultWord;
 
         GroupArea(final ElanGroup g)
         {
@@ -100,17 +110,50 @@ public final class ElanBase
             ackCounter = galloc(8, 8);
             hgFlag = galloc(8, 8);
             hgArrived = galloc(8, 8);
-            staging = galloc(64, STAGING * Math.max(1, g.size()));
+            staging = galloc(64, STAGING);
+            // the same size on every member, so that the heap stays symmetric
+            childStaging = galloc(64, STAGING * Math.max(1, treeLevels(g.size())));
+            partial = galloc(64, STAGING);
             arrivalsEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
             arrivalsWord = galloc(8, 8);
             releaseEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
             releaseWord = galloc(8, 8);
+            resultEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            resultWord = galloc(8, 8);
             ctx.initeventWord(arrivalsEvent, arrivalsWord);
             ctx.initeventWord(releaseEvent, releaseWord);
+            ctx.initeventWord(resultEvent, resultWord);
             ctx.primeevent(releaseEvent, 1);
-            // armed before any member can send: a reduction's contributions count it down
-            ctx.primeevent(arrivalsEvent, Math.max(1, g.size() - 1));
+            ctx.primeevent(resultEvent, 1);
+            children = reduceChildren(g.self(), g.size());
+            // armed before any member can send: the children's partial results count it down
+            ctx.primeevent(arrivalsEvent, Math.max(1, children));
         }
+    }
+
+    /**
+     * Levels of a binomial tree over {@code n} members: ceil(log2 n), the most children a member has.
+     */
+    private static int treeLevels(final int n)
+    {
+        return n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
+    }
+
+    /**
+     * Children of group index {@code i} in the reduction tree, a binomial tree rooted at index 0:
+     * the children of i are i + 2^j for every 2^j below the lowest set bit of i (any 2^j for 0) and
+     * within the group. The subtree of i is the contiguous range [i, i + lowbit(i)), so combining a
+     * member's value with its children's partial results in increasing order keeps the group order.
+     */
+    private static int reduceChildren(final int i, final int n)
+    {
+        final int limit = i == 0 ? Integer.MAX_VALUE : Integer.lowestOneBit(i);
+        int c = 0;
+        for (long d = 1; d < limit && i + d < n; d <<= 1)
+        {
+            c++;
+        }
+        return c;
     }
 
     private ElanBase(final int flags)
@@ -128,7 +171,12 @@ public final class ElanBase
         this.retryCount = intTunable("retrycount", 63, 0, 63);
         this.smallPutSize = intTunable("putget_smallputsize", 64, 0, 64);
         this.cap = Rms.getcap();
-        this.ctx = Elan3Context.open(1 << 25, 1 << 22);
+        // LIBELAN_ALLOC_SIZE / LIBELAN_ALLOCELAN_SIZE, in whole pages
+        final long page = SparseMemory.PAGE_SIZE;
+        this.ctx = Elan3Context.open((intTunable("alloc_size", 1 << 25, 1 << 20, 1 << 27) + page - 1) & -page,
+            (intTunable("allocelan_size", elanHeapShare(cap), 1 << 16, 1 << 25) + page - 1) & -page);
+        // libelan maps the process's own memory: what the program mallocs is DMA-able
+        ctx.setStandardMappings();
         this.vp = ctx.process();
         this.nvp = cap.nvps();
         this.symmetric = new RangeAllocator("collective heap", ctx.allocMain(8192, 1 << 24), 1 << 24);
@@ -142,6 +190,17 @@ public final class ElanBase
         ctx.blockInputter(0);
         // every member's collective memory exists before anyone writes into it
         gsync(allGroup);
+    }
+
+    /**
+     * The default Elan heap of a process: 4 MB, or its share of the node's SDRAM when more processes
+     * than fit 4 MB each share one node, so that a job with as many processes per node as it has
+     * contexts still starts.
+     */
+    private static int elanHeapShare(final ElanCapability cap)
+    {
+        final long share = (Elan3Nic.SDRAM_BYTES - Elan3Nic.SDRAM_ALLOC_BASE) / Math.max(1, cap.maxlocal());
+        return (int)Math.min(1 << 22, share & -SparseMemory.PAGE_SIZE);
     }
 
     private static long parseWaitType(final String v)
@@ -776,6 +835,8 @@ public final class ElanBase
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
         final Slot s = slot();
         long source;
+        // one rule for every size: the source must be memory the Elan can reach
+        final long sourceVa = elanAddress("put source", src);
         if (len <= smallPutSize)
         {
             final byte[] b = new byte[(int)len];
@@ -789,7 +850,7 @@ public final class ElanBase
         }
         else
         {
-            source = elanAddress("put source", src);
+            source = sourceVa;
         }
         final E3DmaMain d = new E3DmaMain();
         d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, retryCount);
@@ -1217,7 +1278,17 @@ public final class ElanBase
      * {@code elan_reduce}: combines every member's {@code count} elements at {@code src} with
      * {@code op}, in group order (so a non-commutative operator is applied as
      * {@code v0 op v1 op ... op vn-1}), into {@code dst} at the root, or at every member with
-     * {@link #ELAN_RESULT_ALL} (allreduce).
+     * {@link #ELAN_RESULT_ALL} (allreduce). The operator must be associative (partial results are
+     * combined up a tree, as libelan's and MPI's reductions do); it need not be commutative.
+     *
+     * <p>As libelan's group collectives, it combines up a tree, so that each member holds buffers for
+     * its tree children only ({@code group_rbufsize} each), never one per member: a binomial tree
+     * rooted at group index 0, where each member waits for its children's partial results (a put
+     * into its child slot counts down its arrival event), combines them in group order and puts its
+     * own partial result to its parent. Index 0 then holds the result; it reaches the root (one put,
+     * when the root is not 0) or every member (a broadcast, for {@link #ELAN_RESULT_ALL}). The
+     * broadcast that ends the call releases every member only after every slot has been read, so no
+     * member sends the next reduction's contribution into a slot still in use.
      *
      * @param group       the group.
      * @param src         this member's operand (host address).
@@ -1236,39 +1307,69 @@ public final class ElanBase
         final long len = (long)count * elementSize;
         QsnetException.require(len >= 0 && len <= STAGING, "count x elementSize", len, "must be in 0.." + STAGING);
         final GroupArea a = area(group);
+        final int self = group.self();
         final int n = group.size();
-        if (group.self() != root)
+        final byte[] acc = new byte[(int)len];
+        if (a.children > 0 || self == 0)
         {
-            putDma(src, a.staging + STAGING * group.self(), len, group.vp(root), ctx.sdram2elan(a.arrivalsEvent));
+            read(src, acc);
         }
-        else
+        if (a.children > 0)
         {
-            if (n > 1)
-            {
-                ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType);
-                ctx.raw().putInt(a.arrivalsWord, 0);
-                // re-armed before the release below lets anyone send the next contribution
-                ctx.primeevent(a.arrivalsEvent, n - 1);
-            }
-            final byte[] acc = new byte[(int)len];
+            ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType);
+            ctx.raw().putInt(a.arrivalsWord, 0);
+            // re-armed before this member's partial result lets the next reduction start anywhere
+            ctx.primeevent(a.arrivalsEvent, a.children);
             final byte[] in = new byte[(int)len];
-            for (int i = 0; i < n; i++)
+            for (int j = 0; j < a.children; j++)
             {
-                if (i == 0)
-                {
-                    read(i == root ? src : a.staging + STAGING * i, acc);
-                    continue;
-                }
-                read(i == root ? src : a.staging + STAGING * i, in);
-                // group order: acc = acc op v_i
+                // child self + 2^j: the members [self + 2^j, self + 2^(j+1)), next in group order
+                read(a.childStaging + STAGING * j, in);
                 op.reduce(in, acc, count, elementSize);
                 process.sim().advance(profile.hostPollNs() * Math.max(1, count / 8));
             }
+        }
+        if (self != 0)
+        {
+            final int parent = self - Integer.lowestOneBit(self);
+            final int slot = Integer.numberOfTrailingZeros(self - parent);
+            final long from = a.children > 0 ? a.partial : src;
+            if (a.children > 0)
+            {
+                ctx.raw().write(a.partial, acc, 0, acc.length);
+            }
+            putDma(from, a.childStaging + STAGING * slot, len, group.vp(parent), ctx.sdram2elan(a.arrivalsEvent));
+        }
+        final boolean all = (flags & ELAN_RESULT_ALL) != 0;
+        if (all)
+        {
+            if (self == 0)
+            {
+                ctx.raw().write(dst, acc, 0, acc.length);
+            }
+            // the result from index 0 to everyone, which also releases everyone
+            bcast(group, dst, len, 0);
+            return;
+        }
+        if (root != 0)
+        {
+            if (self == 0)
+            {
+                ctx.raw().write(a.partial, acc, 0, acc.length);
+                putDma(a.partial, dst, len, group.vp(root), ctx.sdram2elan(a.resultEvent)).waitEvent(waitType);
+            }
+            else if (self == root)
+            {
+                ctx.waitEventWord(a.resultEvent, a.resultWord, waitType);
+                ctx.raw().putInt(a.resultWord, 0);
+                ctx.primeevent(a.resultEvent, 1);
+            }
+        }
+        else if (self == 0)
+        {
             ctx.raw().write(dst, acc, 0, acc.length);
         }
-        // the root releases everyone (with the result for ELAN_RESULT_ALL), so that no member
-        // starts the next reduction into a staging slot the root has not read yet
-        bcast(group, dst, (flags & ELAN_RESULT_ALL) != 0 ? len : 0, root);
+        bcast(group, dst, 0, root);
     }
 
     private void read(final long addr, final byte[] into)

@@ -5,18 +5,30 @@ import java.util.Arrays;
 import org.qsnet.fabric.QsnetException;
 
 /**
- * {@code ELAN_GROUP}: a set of VPs for collectives, with this process's index in it.
+ * {@code ELAN_GROUP}: a set of VPs for collectives, with this process's index in it. A group of
+ * contiguous VPs (such as {@code allGroup}) is held as its range, as libelan's {@code lookupFn} maps
+ * an index to a VP without a table, so a member's group costs no memory per member.
  */
 public final class ElanGroup
 {
+    /** The members in group order; null when they are the contiguous VPs first..first+size-1. */
     private final int[] vps;
+    private final int first;
+    private final int size;
     private final int self;
     final int id;
 
     ElanGroup(final int id, final int[] vps, final int myVp)
     {
         this.id = id;
-        this.vps = vps.clone();
+        this.size = vps.length;
+        this.first = vps.length == 0 ? 0 : vps[0];
+        boolean range = true;
+        for (int i = 1; i < vps.length && range; i++)
+        {
+            range = vps[i] == first + i;
+        }
+        this.vps = range ? null : vps.clone();
         int s = -1;
         for (int i = 0; i < vps.length; i++)
         {
@@ -42,7 +54,7 @@ public final class ElanGroup
      */
     public int size()
     {
-        return vps.length;
+        return size;
     }
 
     /**
@@ -53,7 +65,8 @@ public final class ElanGroup
      */
     public int vp(final int index)
     {
-        return vps[index];
+        QsnetException.require(index >= 0 && index < size, "index", index, "must be in 0.." + (size - 1));
+        return vps == null ? first + index : vps[index];
     }
 
     /**
@@ -61,19 +74,13 @@ public final class ElanGroup
      */
     public boolean contiguous()
     {
-        for (int i = 1; i < vps.length; i++)
-        {
-            if (vps[i] != vps[0] + i)
-            {
-                return false;
-            }
-        }
-        return true;
+        return vps == null;
     }
 
     @Override
     public String toString()
     {
-        return "group " + id + " " + Arrays.toString(vps) + " (self " + self + ")";
+        return "group " + id + " " + (vps == null ? "VPs " + first + ".." + (first + size - 1) : Arrays.toString(vps))
+            + " (self " + self + ")";
     }
 }

@@ -37,9 +37,9 @@ public final class ElanQueue
         this.profile = base.profile();
         this.header = ctx.allocElan(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
         this.headerVa = ctx.sdram2elan(header);
-        this.doneBlock = ctx.allocElan(64, 64);
+        // its done pattern is written by elan3_initevent_main
+        this.doneBlock = ctx.allocElan(E3.BLK_SIZE, E3.BLK_SIZE);
         ctx.write32Sdram(header + E3.Q_STATE, E3.QUEUE_LOCKED);
-        ctx.write32Sdram(doneBlock + 60, 1);
     }
 
     /**
@@ -146,6 +146,7 @@ public final class ElanQueue
             ctx.write32Sdram(header + E3.Q_FPTR, (int)base0);
             ctx.write32Sdram(header + E3.Q_BPTR, (int)base0);
             ctx.initeventMain(header + E3.Q_EVENT, doneBlock, block);
+            ctx.resetBcopyBlock(block);
             ctx.primeevent(header + E3.Q_EVENT, 1);
             ctx.write32Sdram(header + E3.Q_STATE, 0);
         }
@@ -191,11 +192,12 @@ public final class ElanQueue
             {
                 throw new QsnetException("the previous slot was not released with elan_queueRxComplete");
             }
-            // LA-MPI's consumer loop: re-arm q_event, then check the pointers so no arrival is missed
+            // the pointers in SDRAM say what is left; the block only wakes this loop. A copy that
+            // landed for a slot already taken is cleared before sleeping, and checked again after,
+            // so an arrival between the check and the sleep still wakes it (q_event re-armed in advance)
             while (!available())
             {
                 ctx.raw().write(block, new byte[64], 0, 64); // E3_RESET_BCOPY_BLOCK, inside the library call
-                ctx.waitevent(header + E3.Q_EVENT);
                 if (available())
                 {
                     break;
@@ -240,6 +242,9 @@ public final class ElanQueue
             {
                 ctx.write32Sdram(header + E3.Q_STATE, state & ~E3.QUEUE_FULL);
             }
+            // one re-arm per slot taken (LA-MPI's "reprime q_event with a wait"): arrivals while
+            // this consumer was busy keep their sets, and fire q_event again at once
+            ctx.waitevent(header + E3.Q_EVENT);
         }
     }
 

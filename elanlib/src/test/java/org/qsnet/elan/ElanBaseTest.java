@@ -129,22 +129,29 @@ class ElanBaseTest
                     assertEquals(round * 100 + i, base.ctx().getInt(buf + 4L * i), "round " + round + " word " + i);
                 }
             }
-            // a non-commutative operator: x op y = 3x + y, applied v0 op v1 op ... in group order
-            final long src = base.gallocMain(all, 8, 8);
-            final long dst = base.gallocMain(all, 8, 8);
-            base.ctx().putLong(src, base.vp() + 1);
-            base.reduce(all, src, dst, 1, 8, (in, inout, count, size) ->
+            // an associative, non-commutative operator: composition of affine maps x -> a x + b,
+            // (a1, b1) op (a2, b2) = (a1 a2, b1 a2 + b2), applied v0 op v1 op ... in group order
+            final long m = 1_000_000_007L;
+            final long src = base.gallocMain(all, 8, 16);
+            final long dst = base.gallocMain(all, 8, 16);
+            base.ctx().putLong(src, base.vp() + 2);
+            base.ctx().putLong(src + 8, base.vp() + 1);
+            base.reduce(all, src, dst, 1, 16, (in, inout, count, size) ->
             {
                 final ByteBuffer x = ByteBuffer.wrap(inout).order(ByteOrder.LITTLE_ENDIAN);
                 final ByteBuffer y = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
-                x.putLong(0, (3 * x.getLong(0) + y.getLong(0)) % 1_000_000_007L);
+                x.putLong(8, (x.getLong(8) * y.getLong(0) + y.getLong(8)) % m);
+                x.putLong(0, x.getLong(0) * y.getLong(0) % m);
             }, 0, ElanBase.ELAN_RESULT_ALL);
+            long ea = 2;
             long expected = 1;
             for (int v = 1; v < procs; v++)
             {
-                expected = (3 * expected + v + 1) % 1_000_000_007L;
+                expected = (expected * (v + 2) + v + 1) % m;
+                ea = ea * (v + 2) % m;
             }
-            assertEquals(expected, base.ctx().getLong(dst), "allreduce at VP " + base.vp());
+            assertEquals(ea, base.ctx().getLong(dst), "allreduce (a) at VP " + base.vp());
+            assertEquals(expected, base.ctx().getLong(dst + 8), "allreduce (b) at VP " + base.vp());
         });
     }
 

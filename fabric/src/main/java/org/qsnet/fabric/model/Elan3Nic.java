@@ -408,10 +408,12 @@ public final class Elan3Nic implements PacketEndpoint
         if (read)
         {
             ctx.check(j.dest, j.size, Mmu.WRITE, "DMA destination");
+            ctx.checkAllocation(j.dest, j.size, "DMA destination");
         }
         else
         {
             ctx.check(j.source, j.size, Mmu.READ, "DMA source");
+            ctx.checkAllocation(j.source, j.size, "DMA source");
         }
         if (j.srcEvent != 0 && !read)
         {
@@ -836,6 +838,8 @@ public final class Elan3Nic implements PacketEndpoint
                 {
                     final long va = job.dest + p.offset;
                     c.check(va, p.length, Mmu.REMOTE_WRITE, "DMA destination");
+                    // every packet, so that no part of an overrunning DMA lands in the neighbour
+                    c.checkAllocation(job.dest, job.size, "DMA destination");
                     final long done = write(c, va, blocks(p.length), acceptedNs);
                     final byte[] data = p.data;
                     origin.schedule(done, t ->
@@ -858,6 +862,7 @@ public final class Elan3Nic implements PacketEndpoint
                 {
                     // the remote end turns a read into a write of its own, back to the requester
                     c.check(job.source, job.size, Mmu.REMOTE_READ, "DMA source (remote read)");
+                    c.checkAllocation(job.source, job.size, "DMA source (remote read)");
                     final DmaJob reply = new DmaJob();
                     reply.ctx = c;
                     reply.reply = true;
@@ -1105,6 +1110,28 @@ public final class Elan3Nic implements PacketEndpoint
         origin.schedule(done, x -> decrement(ctx, evVa, x));
     }
 
+    /**
+     * Re-arms an event for one more set ({@code elan3_waitevent}): one is added to its count, in
+     * the order of the sets the NIC applies. Sets that arrived while the consumer was between two
+     * waits have already taken the count to zero or below; the event then fires at once, once for
+     * each of them as the consumer re-arms, so no arrival is lost.
+     *
+     * @param ctx  the context.
+     * @param evVa the event's Elan address.
+     */
+    public void rearmEvent(final NicContext ctx, final long evVa)
+    {
+        ctx.check(evVa, E3.EVENT_SIZE, Mmu.READ | Mmu.WRITE, "event");
+        final int count = ctx.getInt(evVa + E3.EV_COUNT, Mmu.READ) + 1;
+        ctx.putInt(evVa + E3.EV_COUNT, count, Mmu.WRITE);
+        ctx.notifyWrite(evVa);
+        if (count <= 0)
+        {
+            final long t = microcode.use(kernel.nowNs(), profile.eventNs());
+            origin.schedule(t, x -> fire(ctx, evVa, x));
+        }
+    }
+
     private void decrement(final NicContext ctx, final long evVa, final long now)
     {
         try
@@ -1112,10 +1139,22 @@ public final class Elan3Nic implements PacketEndpoint
             final int count = ctx.getInt(evVa + E3.EV_COUNT, Mmu.READ) - 1;
             ctx.putInt(evVa + E3.EV_COUNT, count, Mmu.WRITE);
             ctx.notifyWrite(evVa);
-            if (count != 0)
+            if (count == 0)
             {
-                return;
+                fire(ctx, evVa, now);
             }
+        }
+        catch (final QsnetException e)
+        {
+            ctx.fault("event at 0x" + Long.toHexString(evVa) + " fired and failed: " + e.getMessage());
+        }
+    }
+
+    /** The event's action: a block or word copy into memory, or a chained DMA. */
+    private void fire(final NicContext ctx, final long evVa, final long now)
+    {
+        try
+        {
             final int type = ctx.getInt(evVa + E3.EV_TYPE, Mmu.READ);
             switch (type & 7)
             {

@@ -415,6 +415,56 @@ public final class NicContext
     }
 
     /**
+     * The allocations of a context's memory, as the library that owns the context knows them: the
+     * DMA engine and the inputter refuse a transfer that runs past the end of the allocation it
+     * starts in (into a neighbouring one), instead of reading or writing the neighbour.
+     */
+    @FunctionalInterface
+    public interface Allocations
+    {
+        /**
+         * @param va an Elan address of this context.
+         * @return the Elan address just past the end of the allocation holding {@code va}, or -1
+         *         when {@code va} lies in no allocation the library knows of.
+         */
+        long endOf(long va);
+    }
+
+    private Allocations allocations;
+
+    /**
+     * @param a the allocations of this context's memory (from its Elan3 context), or null for none.
+     */
+    public void allocations(final Allocations a)
+    {
+        this.allocations = a;
+    }
+
+    /**
+     * Checks that a transfer of {@code length} bytes at {@code va} stays inside the allocation it
+     * starts in.
+     *
+     * @param va     first address.
+     * @param length bytes.
+     * @param what   the access, for the fault (e.g. {@code "DMA destination"}).
+     * @throws MemoryFault naming the range and the allocation's end.
+     */
+    public void checkAllocation(final long va, final long length, final String what)
+    {
+        if (allocations == null || length <= 1)
+        {
+            return;
+        }
+        final long end = allocations.endOf(va);
+        if (end >= 0 && va + length > end)
+        {
+            throw new MemoryFault(what + " of " + length + " bytes at Elan address 0x" + Long.toHexString(va)
+                + " runs " + (va + length - end) + " bytes past the end of its allocation (which ends at 0x"
+                + Long.toHexString(end) + ") in " + this);
+        }
+    }
+
+    /**
      * Checks that a whole range is mapped with the rights.
      *
      * @param va     first address.

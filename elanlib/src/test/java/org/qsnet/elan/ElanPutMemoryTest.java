@@ -1,0 +1,81 @@
+package org.qsnet.elan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.qsnet.elan3.Prun;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * Which host memory {@code elan_put} can take: what the program obtains from its allocator is
+ * DMA-able (libelan sets the standard mappings), for small puts (copied into Elan memory) and large
+ * ones alike; memory the Elan cannot reach is refused at every size alike.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ElanPutMemoryTest
+{
+    private static final int[] SIZES = {8, 64, 65, 4096};
+
+    @Test
+    void shouldPutFromMallocMemoryAtEverySizeAndRefuseUnmappedMemoryAtEverySize()
+    {
+        final List<String> refused = Collections.synchronizedList(new ArrayList<>());
+        Prun.run(PlatformProfile.xeonGc(), new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final int me = base.vp();
+            // the same allocation order on both: the same addresses (libelan's symmetric addressing)
+            final long heap = base.ctx().hostMalloc(8192);
+            final long gone = base.ctx().hostMalloc(8192);
+            base.gsync(base.allGroup());
+            if (me == 0)
+            {
+                long at = heap;
+                for (final int n : SIZES)
+                {
+                    for (int i = 0; i < n; i++)
+                    {
+                        base.ctx().write(at + i, new byte[] {(byte)(n + i * 3)}, 0, 1);
+                    }
+                    base.put(at, at, n, 1).waitEvent(base.waitType());
+                    at += n;
+                }
+            }
+            base.gsync(base.allGroup());
+            if (me == 1)
+            {
+                long at = heap;
+                for (final int n : SIZES)
+                {
+                    final byte[] got = new byte[n];
+                    base.ctx().read(at, got, 0, n);
+                    for (int i = 0; i < n; i++)
+                    {
+                        assertEquals((byte)(n + i * 3), got[i], "byte " + i + " of a put of " + n);
+                    }
+                    at += n;
+                }
+            }
+            base.ctx().clearpermMain(gone, 8192);
+            for (final int n : SIZES)
+            {
+                refused.add(assertThrows(QsnetException.class, () -> base.put(gone, heap, n, 1 - me)).getMessage());
+            }
+        }).throwIfFailed();
+        assertEquals(2 * SIZES.length, refused.size());
+        for (final String m : refused)
+        {
+            assertTrue(m.startsWith("put source 0x") && m.endsWith(" is not Elan-mapped memory"), m);
+        }
+    }
+}
