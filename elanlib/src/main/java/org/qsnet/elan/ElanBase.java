@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
@@ -695,9 +696,9 @@ public final class ElanBase
     private final class OpEvent extends ElanEvent
     {
         private final Slot slot;
-        private final String what;
+        private final Supplier<String> what;
 
-        OpEvent(final Slot slot, final String what)
+        OpEvent(final Slot slot, final Supplier<String> what)
         {
             this.slot = slot;
             this.what = what;
@@ -712,7 +713,7 @@ public final class ElanBase
         @Override
         protected void block(final long how)
         {
-            ctx.waitEventWord(slot.event, slot.word, how);
+            ctx.waitEventWord(slot.event, slot.word, how, this);
         }
 
         @Override
@@ -731,7 +732,7 @@ public final class ElanBase
         @Override
         public String toString()
         {
-            return what;
+            return what.get();
         }
     }
 
@@ -803,7 +804,7 @@ public final class ElanBase
         ctx.putdmaMain(d, s.descriptor);
         busy.add(s);
         puts++;
-        return new OpEvent(s, "put of " + len + " bytes to VP " + destVp);
+        return new OpEvent(s, () -> "elan_put of " + len + " bytes to VP " + destVp);
     }
 
     /**
@@ -832,7 +833,7 @@ public final class ElanBase
         ctx.getdmaMain(d, s.descriptor);
         busy.add(s);
         gets++;
-        return new OpEvent(s, "get of " + len + " bytes from VP " + srcVp);
+        return new OpEvent(s, () -> "elan_get of " + len + " bytes from VP " + srcVp);
     }
 
     /**
@@ -848,7 +849,7 @@ public final class ElanBase
         {
             if (!s.fired())
             {
-                ctx.waitEventWord(s.event, s.word, how);
+                ctx.waitEventWord(s.event, s.word, how, "elan_putWaitAll/elan_getWaitAll: an outstanding put or get");
             }
         }
         reclaim();
@@ -885,10 +886,23 @@ public final class ElanBase
         return a;
     }
 
-    private void waitWord(final long addr, final int atLeast)
+    private void waitWord(final long addr, final int atLeast, final Object what)
     {
         progress();
-        ctx.waitFor(() -> ctx.getInt(addr) >= atLeast, elanAddress("flag", addr), waitType);
+        ctx.waitFor(() -> ctx.getInt(addr) >= atLeast, elanAddress("flag", addr), waitType, what);
+    }
+
+    /** A collective's wait in its user's terms, built only when a report shows it. */
+    private static Supplier<String> waiting(final String call, final ElanGroup group, final String what)
+    {
+        return () -> call + " on " + group + ": waits for " + what;
+    }
+
+    private static Supplier<String> gsyncRound(final ElanGroup group, final int round)
+    {
+        final int n = group.size();
+        return () -> "elan_gsync on " + group + ": waits for VP " + group.vp((group.self() - (1 << round) % n + n) % n)
+            + " to reach the barrier (round " + round + ")";
     }
 
     /**
@@ -908,7 +922,7 @@ public final class ElanBase
         {
             final int to = group.vp((group.self() + d) % n);
             put(word, a.flags + 4L * r, 4, to);
-            waitWord(a.flags + 4L * r, epoch);
+            waitWord(a.flags + 4L * r, epoch, gsyncRound(group, r));
         }
     }
 
@@ -957,7 +971,7 @@ public final class ElanBase
             final int bvp = bcastVp(group);
             final Slot test = slot();
             ctx.broadcastTest(bvp, a.hgArrived, epoch, test.event);
-            ctx.waitEventWord(test.event, test.word, waitType);
+            ctx.waitEventWord(test.event, test.word, waitType, waiting("elan_hgsync", group, "every member's arrival"));
             free.addLast(test);
             final long src = allocWordSource(epoch);
             final Slot s = slot();
@@ -972,7 +986,7 @@ public final class ElanBase
             ctx.putdmaMain(d, s.descriptor);
             busy.add(s);
         }
-        waitWord(a.hgFlag, epoch);
+        waitWord(a.hgFlag, epoch, waiting("elan_hgsync", group, "the release of the barrier"));
     }
 
     private int hgsyncFallbacks;
@@ -1021,7 +1035,7 @@ public final class ElanBase
         if (rel != 0)
         {
             // wait for the parent's data in the staging area, take it, re-arm, tell the parent
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_bcast", group, "the data from its parent"));
             final byte[] data = new byte[(int)len];
             ctx.read(a.staging, data, 0, data.length);
             ctx.write(buf, data, 0, data.length);
@@ -1043,7 +1057,7 @@ public final class ElanBase
         a.acks += children;
         if (children > 0)
         {
-            waitWord(a.ackCounter, a.acks);
+            waitWord(a.ackCounter, a.acks, waiting("elan_bcast", group, "its children's acknowledgements"));
         }
         if (rel != 0)
         {
@@ -1093,15 +1107,15 @@ public final class ElanBase
             ctx.putdmaMain(d, s.descriptor);
             busy.add(s);
             // the root receives its own copy too: take it off its staging event
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "its own copy"));
             ctx.putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
             a.acks += group.size() - 1;
-            waitWord(a.ackCounter, a.acks);
+            waitWord(a.ackCounter, a.acks, waiting("elan_hbcast", group, "the members' acknowledgements"));
         }
         else
         {
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "the data from the root"));
             final byte[] data = new byte[(int)len];
             ctx.read(a.staging, data, 0, data.length);
             ctx.write(buf, data, 0, data.length);
@@ -1140,7 +1154,7 @@ public final class ElanBase
             final Slot s = slot();
             ctx.putInt(result, -1);
             ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), 0, vp + 1, result, s.event);
-            ctx.waitEventWord(s.event, s.word, waitType);
+            ctx.waitEventWord(s.event, s.word, waitType, "elan_lockLock: the test-and-write on the lock");
             free.addLast(s);
             if (ctx.getInt(result) == 0)
             {
@@ -1165,7 +1179,7 @@ public final class ElanBase
         final long result = scratchResult();
         final Slot s = slot();
         ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), vp + 1, 0, result, s.event);
-        ctx.waitEventWord(s.event, s.word, waitType);
+        ctx.waitEventWord(s.event, s.word, waitType, "elan_lockUnLock: the test-and-write on the lock");
         free.addLast(s);
         if (ctx.getInt(result) != vp + 1)
         {
@@ -1245,7 +1259,7 @@ public final class ElanBase
         {
             if (n > 1)
             {
-                ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType);
+                ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType, waiting("elan_reduce", group, "the other members' contributions"));
                 ctx.putInt(a.arrivalsWord, 0);
                 // re-armed before the release below lets anyone send the next contribution
                 ctx.primeevent(a.arrivalsEvent, n - 1);
