@@ -849,7 +849,7 @@ public final class ElanBase
         {
             if (!s.fired())
             {
-                ctx.waitEventWord(s.event, s.word, how, "elan_putWaitAll/elan_getWaitAll: an outstanding put or get");
+                ctx.waitEventWord(s.event, s.word, how, "an outstanding put or get (elan_putWaitAll/elan_getWaitAll)");
             }
         }
         reclaim();
@@ -895,14 +895,14 @@ public final class ElanBase
     /** A collective's wait in its user's terms, built only when a report shows it. */
     private static Supplier<String> waiting(final String call, final ElanGroup group, final String what)
     {
-        return () -> call + " on " + group + ": waits for " + what;
+        return () -> what + " in " + call + " on " + group;
     }
 
     private static Supplier<String> gsyncRound(final ElanGroup group, final int round)
     {
         final int n = group.size();
-        return () -> "elan_gsync on " + group + ": waits for VP " + group.vp((group.self() - (1 << round) % n + n) % n)
-            + " to reach the barrier (round " + round + ")";
+        return () -> "VP " + group.vp((group.self() - (1 << round) % n + n) % n) + " to reach the barrier (round " + round
+            + ") in elan_gsync on " + group;
     }
 
     /**
@@ -1154,7 +1154,7 @@ public final class ElanBase
             final Slot s = slot();
             ctx.putInt(result, -1);
             ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), 0, vp + 1, result, s.event);
-            ctx.waitEventWord(s.event, s.word, waitType, "elan_lockLock: the test-and-write on the lock");
+            ctx.waitEventWord(s.event, s.word, waitType, "the test-and-write on the lock (elan_lockLock)");
             free.addLast(s);
             if (ctx.getInt(result) == 0)
             {
@@ -1179,7 +1179,7 @@ public final class ElanBase
         final long result = scratchResult();
         final Slot s = slot();
         ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), vp + 1, 0, result, s.event);
-        ctx.waitEventWord(s.event, s.word, waitType, "elan_lockUnLock: the test-and-write on the lock");
+        ctx.waitEventWord(s.event, s.word, waitType, "the test-and-write on the lock (elan_lockUnLock)");
         free.addLast(s);
         if (ctx.getInt(result) != vp + 1)
         {
