@@ -12,6 +12,7 @@ import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.model.PlatformProfile;
 
+import legacy.LostRoot;
 import legacy.MissingBarrier;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -32,5 +33,19 @@ class WaitReportTest
             + " VP 3 to reach the barrier (round 0) in elan_gsync on group 0 [0, 1, 2, 3] (self 0) [NIC write to 0x"), m);
         assertTrue(m.contains("waits for VP 3 to reach the barrier (round 1) in elan_gsync on group 0 [0, 1, 2, 3] (self 1)"), m);
         assertTrue(m.contains("waits for VP 0 to reach the barrier (round 1) in elan_gsync on group 0 [0, 1, 2, 3] (self 2)"), m);
+    }
+
+    @Test
+    void shouldNameTheQueueAndTheBroadcastEachRankWaitsFor()
+    {
+        final SimulationException e = assertThrows(SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(),
+            new Prun.Options(3, 3, false, 0, Map.of()), LostRoot.class));
+        final String m = e.getMessage();
+        assertTrue(m.contains("job 0 rank 0: BLOCKED, clock "), m);
+        assertTrue(java.util.regex.Pattern.compile(", in ElanQueue\\$Rx\\.queueRxWait, called at legacy\\.LostRoot\\.main\\(LostRoot\\.java:\\d+\\),"
+            + " waits for a message in the queue at 0x[0-9a-f]+ \\(elan_queueRxWait\\) \\[NIC write to 0x").matcher(m).find(), m);
+        assertTrue(m.contains(", in ElanBase.bcast, called at legacy.LostRoot.main(LostRoot.java:"), m);
+        assertTrue(m.contains("waits for the data from its parent in elan_bcast on group 0 [0, 1, 2] (self 1)"), m);
+        assertTrue(m.contains("waits for the data from its parent in elan_bcast on group 0 [0, 1, 2] (self 2)"), m);
     }
 }
