@@ -312,9 +312,10 @@ public final class Prun
                 // what the NIC still has to do (acknowledgements) completes as in run()
                 return run();
             }
+            final RunReport where = kernel.snapshot();
             kernel.shutdown();
             throw explained(String.format("simulated time limit of %.3f us reached (the job has not finished)",
-                maxSimNs / 1000.0), r, null);
+                maxSimNs / 1000.0), where, null);
         }
 
         private static SimulationException explained(final String message, final RunReport r, final SimulationException e)

@@ -219,7 +219,7 @@ public final class Kernel
         if (stopRequested)
         {
             // the report first: it shows the processes where the watchdog found them
-            final RunReport r = report();
+            final RunReport r = snapshot();
             finished = true;
             killAll();
             throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
@@ -258,7 +258,7 @@ public final class Kernel
                     sb.append("\n  ").append(p.name()).append(" waits for ").append(p.waitingFor());
                 }
                 // the report before the kill: it shows each process blocked where it was
-                final RunReport r = report();
+                final RunReport r = snapshot();
                 killAll();
                 throw new SimulationException(sb.toString(), null, r);
             }
@@ -305,8 +305,8 @@ public final class Kernel
     /**
      * Ends the run for good: every process that has not finished is killed (its stack unwinds,
      * its state becomes {@link ProcessState#KILLED}) and the kernel cannot run again. For a
-     * launcher that stops a job at a limit after {@link #runUntil(long)}; take the
-     * {@link #report()} first to see where each process was.
+     * launcher that stops a job at a limit after {@link #runUntil(long)}; take a
+     * {@link #snapshot()} first to see where each process was.
      */
     public void shutdown()
     {
@@ -316,15 +316,33 @@ public final class Kernel
     }
 
     /**
-     * @return the outcome of every process so far.
+     * @return the outcome of every process so far (without stacks: cheap enough for every
+     * {@link #runUntil(long)}).
      */
     public RunReport report()
+    {
+        return report(false);
+    }
+
+    /**
+     * The outcome of every process so far with, for each unfinished one, where its code is (its
+     * stack): for the report of a run that stopped (a deadlock, a limit, the watchdog). Call from
+     * the driver.
+     *
+     * @return the report.
+     */
+    public RunReport snapshot()
+    {
+        return report(true);
+    }
+
+    private RunReport report(final boolean stacks)
     {
         final List<RunReport.Outcome> outcomes = new ArrayList<>(processes.size());
         for (final SimProcess p : processes)
         {
             outcomes.add(new RunReport.Outcome(p.name(), p.state(), p.finishedAtNs(), p.failure(), p.waitingFor(), p.nowNs(),
-                p.stackTrace()));
+                stacks ? p.stackTrace() : List.of()));
         }
         return new RunReport(nowNs, eventCount, traceHash, outcomes);
     }
