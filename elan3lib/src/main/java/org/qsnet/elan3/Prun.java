@@ -466,7 +466,8 @@ public final class Prun
                 }
                 catch (final NoSuchMethodException e)
                 {
-                    throw new QsnetException("MAIN-CLASS " + className + " implements ElanMain but has no public no-argument constructor");
+                    throw new QsnetException("MAIN-CLASS " + className
+                        + " implements ElanMain but has no public no-argument constructor");
                 }
             }
             final Method main;
@@ -476,7 +477,8 @@ public final class Prun
             }
             catch (final NoSuchMethodException e)
             {
-                throw new QsnetException("MAIN-CLASS " + className + " has no public static void main(String[]) and does not implement ElanMain");
+                throw new QsnetException("MAIN-CLASS " + className
+                    + " has no public static void main(String[]) and does not implement ElanMain");
             }
             if (!Modifier.isStatic(main.getModifiers()))
             {
@@ -662,7 +664,8 @@ public final class Prun
             public void write(final int b)
             {
                 final ElanProcess p = ElanProcess.currentOrNull();
-                final ByteArrayOutputStream line = p == null ? unlabelled : partial.computeIfAbsent(p, k -> new ByteArrayOutputStream());
+                final ByteArrayOutputStream line = p == null ? unlabelled
+                    : partial.computeIfAbsent(p, k -> new ByteArrayOutputStream());
                 line.write(b);
                 if (b == '\n')
                 {

@@ -1035,7 +1035,8 @@ public final class ElanBase
         if (rel != 0)
         {
             // wait for the parent's data in the staging area, take it, re-arm, tell the parent
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_bcast", group, "the data from its parent"));
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
+                waiting("elan_bcast", group, "the data from its parent"));
             final byte[] data = new byte[(int)len];
             ctx.read(a.staging, data, 0, data.length);
             ctx.write(buf, data, 0, data.length);
@@ -1115,7 +1116,8 @@ public final class ElanBase
         }
         else
         {
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "the data from the root"));
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
+                waiting("elan_hbcast", group, "the data from the root"));
             final byte[] data = new byte[(int)len];
             ctx.read(a.staging, data, 0, data.length);
             ctx.write(buf, data, 0, data.length);
@@ -1259,7 +1261,8 @@ public final class ElanBase
         {
             if (n > 1)
             {
-                ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType, waiting("elan_reduce", group, "the other members' contributions"));
+                ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType,
+                    waiting("elan_reduce", group, "the other members' contributions"));
                 ctx.putInt(a.arrivalsWord, 0);
                 // re-armed before the release below lets anyone send the next contribution
                 ctx.primeevent(a.arrivalsEvent, n - 1);

@@ -97,7 +97,8 @@ public final class ElanQueue
                 @Override
                 protected void block(final long how)
                 {
-                    ctx.waitEventWord(ev, word, how, (Supplier<String>)() -> "elan_queueTx of " + len + " B into VP " + destVp + "'s queue to land");
+                    ctx.waitEventWord(ev, word, how,
+                        (Supplier<String>)() -> "elan_queueTx of " + len + " B into VP " + destVp + "'s queue to land");
                 }
 
                 @Override
@@ -202,7 +203,8 @@ public final class ElanQueue
                 {
                     break;
                 }
-                ctx.waitEventBlk(header + E3.Q_EVENT, block, how, (Supplier<String>)() -> "a message in the queue at 0x" + Long.toHexString(headerVa) + " (elan_queueRxWait)");
+                ctx.waitEventBlk(header + E3.Q_EVENT, block, how,
+                    (Supplier<String>)() -> "a message in the queue at 0x" + Long.toHexString(headerVa) + " (elan_queueRxWait)");
             }
             final long slotHost = ctx.elan2main(fptr);
             if (buf == 0)

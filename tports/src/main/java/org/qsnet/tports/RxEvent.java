@@ -85,8 +85,9 @@ public final class RxEvent extends WordEvent
     @Override
     public String toString()
     {
-        return "Tports " + ((flags & Tport.RX_PROBE) != 0 ? "probe" : "receive") + " of " + criterion("tag", tagMask, tagSel)
-            + " from " + criterion("sender", senderMask, senderSel) + ((flags & Tport.RX_PROBE) != 0 ? "" : " into " + len + " B");
+        final boolean probe = (flags & Tport.RX_PROBE) != 0;
+        return "Tports " + (probe ? "probe" : "receive") + " of " + criterion("tag", tagMask, tagSel) + " from "
+            + criterion("sender", senderMask, senderSel) + (probe ? "" : " into " + len + " B");
     }
 
     private static String criterion(final String what, final int mask, final int sel)

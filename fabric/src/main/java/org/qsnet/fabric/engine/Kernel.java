@@ -201,7 +201,8 @@ public final class Kernel
         QsnetException.require(endNs >= nowNs, "endNs", endNs, "must not be before now (" + nowNs + " ns)");
         if (finished)
         {
-            throw new QsnetException("kernel has ended" + (abortCause == null ? " (shut down, deadlock or watchdog)" : ": " + abortCause));
+            throw new QsnetException("kernel has ended"
+                + (abortCause == null ? " (shut down, deadlock or watchdog)" : ": " + abortCause));
         }
         if (current != null)
         {
@@ -224,8 +225,8 @@ public final class Kernel
             killAll();
             throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
                 + context.watchdogNs() / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns"
-                + (watchdogUnanswered ? "; a process did not give control back to the kernel (it computes, or spins with nothing pending),"
-                    + " so the report is a snapshot and that process may still run" : ""),
+                + (watchdogUnanswered ? "; a process did not give control back to the kernel (it computes, or spins"
+                    + " with nothing pending), so the report is a snapshot and that process may still run" : ""),
                 null, r);
         }
         if (abortCause != null)
