@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.SimProcess;
@@ -1125,10 +1126,31 @@ public final class Elan3Context
      */
     public void waitEventWord(final long ev, final long hostWord, final long how)
     {
+        waitEventWord(ev, hostWord, how, null);
+    }
+
+    /**
+     * {@code elan3_waitevent_word} on behalf of a library call that says, in its user's terms,
+     * what the wait is for (a Tports receive and its tag, a barrier, a put).
+     *
+     * @param ev       the event (for the interrupt).
+     * @param hostWord the word.
+     * @param how      {@link Elan3#ELAN_POLL_EVENT}, {@link Elan3#ELAN_WAIT_EVENT} or a spin count.
+     * @param what     the wait's description for a deadlock or limit report (see
+     *                 {@link SimProcess#await(org.qsnet.fabric.engine.Signal, Object)}), or null for the event.
+     */
+    public void waitEventWord(final long ev, final long hostWord, final long how, final Object what)
+    {
         live();
         eventVa(ev);
         final long va = mappedMain("event word", hostWord);
-        waitFor(() -> wordReady(hostWord), va, how);
+        waitFor(() -> wordReady(hostWord), va, how, what != null ? what : eventWait("elan3_waitevent_word", ev));
+    }
+
+    /** A wait's description, built only when a report shows it. */
+    private static Supplier<String> eventWait(final String call, final long ev)
+    {
+        return () -> call + " on event 0x" + Long.toHexString(ev);
     }
 
     /**
@@ -1140,10 +1162,24 @@ public final class Elan3Context
      */
     public void waitEventBlk(final long ev, final long hostBlk, final long how)
     {
+        waitEventBlk(ev, hostBlk, how, null);
+    }
+
+    /**
+     * {@code elan3_waitevent_blk} on behalf of a library call that says, in its user's terms, what
+     * the wait is for (a queue's arrivals).
+     *
+     * @param ev      the event.
+     * @param hostBlk the block.
+     * @param how     {@link Elan3#ELAN_POLL_EVENT}, {@link Elan3#ELAN_WAIT_EVENT} or a spin count.
+     * @param what    the wait's description for reports, or null for the event.
+     */
+    public void waitEventBlk(final long ev, final long hostBlk, final long how, final Object what)
+    {
         live();
         eventVa(ev);
         final long va = mappedMain("event block", hostBlk);
-        waitFor(() -> blkReady(hostBlk), va, how);
+        waitFor(() -> blkReady(hostBlk), va, how, what != null ? what : eventWait("elan3_waitevent_blk", ev));
     }
 
     /**
@@ -1157,13 +1193,28 @@ public final class Elan3Context
      */
     public void waitFor(final BooleanSupplier ready, final long va, final long how)
     {
+        waitFor(ready, va, how, null);
+    }
+
+    /**
+     * Waits, as {@link #waitFor(BooleanSupplier, long, long)}, saying in the user's terms what for.
+     *
+     * @param ready the condition.
+     * @param va    the Elan address the NIC writes.
+     * @param how   the wait type.
+     * @param what  the wait's description for a deadlock or limit report, or null; any object
+     *              (its {@code toString()} is called only when a report is made) or a
+     *              {@link Supplier} of the text.
+     */
+    public void waitFor(final BooleanSupplier ready, final long va, final long how, final Object what)
+    {
         QsnetException.require(how == Elan3.ELAN_POLL_EVENT || how == Elan3.ELAN_WAIT_EVENT || how >= 0, "how", how,
             "must be ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count");
         charge(0);
         final long start = sim.nowNs();
         if (!ready.getAsBoolean())
         {
-            sim.awaitUntil(ready, hw.watch(va));
+            sim.awaitUntil(ready, hw.watch(va), what);
         }
         final boolean spun = how == Elan3.ELAN_POLL_EVENT || (how >= 0 && sim.nowNs() - start <= how * profile.hostPollNs());
         sim.advance(spun ? profile.hostPollNs() : profile.interruptNs());

@@ -1,15 +1,29 @@
 package org.qsnet.elan3;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.IntFunction;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.engine.KernelContext;
+import org.qsnet.fabric.engine.ProcessState;
 import org.qsnet.fabric.engine.RunReport;
+import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.model.Fabric;
 import org.qsnet.fabric.model.Machine;
 import org.qsnet.fabric.model.PlatformProfile;
@@ -20,10 +34,20 @@ import org.qsnet.fabric.model.PlatformProfile;
  * with the drivers of its nodes; each process gets its {@code MyContext} and the environment a
  * legacy program reads. Several jobs can share one machine, each with its own capability.
  *
+ * <p>A rank is a process: a program launched by its class ({@link Session#launch(Options, Class,
+ * String...)}, {@link Program}, and {@code prun}) gets a class loader per rank, so its static
+ * fields — a port's C globals — belong to one rank. A program given as an {@link ElanMain}
+ * object (a lambda in a test) is already loaded: its ranks share the caller's classes.
+ *
+ * <p>Failures are never hidden: when a rank throws and the others then block, or a limit
+ * ({@link Session#run(long)}, the wall-clock safety net of the {@link KernelContext}) ends a job,
+ * the run fails with a {@link SimulationException} whose message names the failure first, then
+ * where each rank is ({@link #whereEachRankIs(RunReport)}), and whose cause is the first failure.
+ *
  * <pre>
  * Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1);
- * s.launch(new Prun.Options(2, 2, false, 0, Map.of()), Ping::main, "64");
- * RunReport r = s.run();
+ * s.launch(new Prun.Options(2, 2, false, 0, Map.of()), Ping.class, "64");
+ * RunReport r = s.run(10_000_000);   // at most 10 ms of simulated time
  * </pre>
  */
 public final class Prun
@@ -73,7 +97,19 @@ public final class Prun
          */
         public Session(final PlatformProfile profile, final long seed)
         {
-            this.kernel = new Kernel();
+            this(profile, seed, KernelContext.DEFAULT);
+        }
+
+        /**
+         * @param profile the platform.
+         * @param seed    seed of the capability keys.
+         * @param context how compute time is charged, and the wall-clock safety net
+         *                ({@code prun --timeout}): a run that takes longer fails with a report of
+         *                where each rank is.
+         */
+        public Session(final PlatformProfile profile, final long seed, final KernelContext context)
+        {
+            this.kernel = new Kernel(context);
             this.machine = new Machine(kernel, profile);
             this.seed = seed;
         }
@@ -103,7 +139,9 @@ public final class Prun
         }
 
         /**
-         * Launches a job: builds its capability, registers it, spawns one simulated process per rank.
+         * Launches a job whose ranks all run one program object: builds its capability, registers
+         * it, spawns one simulated process per rank. The program's classes are the caller's, so
+         * its ranks share their static fields; launch by class to give each rank its own.
          *
          * @param o    the options.
          * @param main the program.
@@ -111,6 +149,42 @@ public final class Prun
          * @return the job's index.
          */
         public int launch(final Options o, final ElanMain main, final String... args)
+        {
+            Objects.requireNonNull(main, "main");
+            return launch(o, rank -> main, args);
+        }
+
+        /**
+         * Launches a job of {@code mainClass} with a class loader per rank (see {@link Program#of(Class)}):
+         * each rank has its own static fields, as each process had its own globals.
+         *
+         * @param o         the options.
+         * @param mainClass a class with {@code public static void main(String[])} or implementing
+         *                  {@link ElanMain}, outside the library's packages.
+         * @param args      its arguments.
+         * @return the job's index.
+         */
+        public int launch(final Options o, final Class<?> mainClass, final String... args)
+        {
+            return launch(o, Program.of(mainClass), args);
+        }
+
+        /**
+         * Launches a job of {@code program} with a class loader per rank: each rank has its own
+         * static fields, as each process had its own globals.
+         *
+         * @param o       the options.
+         * @param program the program.
+         * @param args    its arguments.
+         * @return the job's index.
+         */
+        public int launch(final Options o, final Program program, final String... args)
+        {
+            final int job = jobs;
+            return launch(o, rank -> program.forRank("job " + job + " rank " + rank), args);
+        }
+
+        private int launch(final Options o, final IntFunction<ElanMain> programOfRank, final String... args)
         {
             final int nodes = o.nodes() == 0 ? o.procs() : o.nodes();
             QsnetException.require(nodes <= o.procs(), "-N", nodes, "must be at most -n (" + o.procs() + ")");
@@ -164,6 +238,7 @@ public final class Prun
                 env.put("LIBELAN_ECAP0", mine.toCompactString(node));
                 env.putAll(o.env());
                 final int globalIndex = processes.size();
+                final ElanMain main = programOfRank.apply(vp);
                 final ElanProcess[] holder = new ElanProcess[1];
                 final var sim = kernel.spawn(Fabric.PROCESS_ORIGIN_BASE + globalIndex,
                     "job " + job + " rank " + vp, self ->
@@ -188,12 +263,351 @@ public final class Prun
         /**
          * Runs every job to completion.
          *
-         * @return the outcome of every process.
+         * @return the outcome of every process (a rank that threw, with nobody left waiting for
+         * it, is in the report, see {@link RunReport#throwIfFailed()}).
+         * @throws SimulationException when processes are left blocked (a deadlock), a model event
+         * failed or the wall-clock safety net fired: its message names any rank that threw first,
+         * then where each rank is; its cause is the first rank's failure.
          */
         public RunReport run()
         {
-            return kernel.run();
+            try
+            {
+                return kernel.run();
+            }
+            catch (final SimulationException e)
+            {
+                throw explained(e.getMessage(), e.report(), e);
+            }
         }
+
+        /**
+         * Runs every job, for at most {@code maxSimNs} of simulated time ({@code prun --max-sim-us}):
+         * a job that has not finished by then is ended, and the run fails with a report of where
+         * each rank is.
+         *
+         * @param maxSimNs the simulated time limit, at least 0.
+         * @return the outcome of every process, when all finished in time.
+         * @throws SimulationException when the limit ended the job (or as {@link #run()}).
+         */
+        public RunReport run(final long maxSimNs)
+        {
+            QsnetException.require(maxSimNs >= 0, "maxSimNs", maxSimNs, "must be at least 0");
+            final RunReport r;
+            try
+            {
+                r = kernel.runUntil(maxSimNs);
+            }
+            catch (final SimulationException e)
+            {
+                throw explained(e.getMessage(), e.report(), e);
+            }
+            boolean allEnded = true;
+            for (final RunReport.Outcome o : r.outcomes())
+            {
+                allEnded &= o.state().isTerminal();
+            }
+            if (allEnded)
+            {
+                // what the NIC still has to do (acknowledgements) completes as in run()
+                return run();
+            }
+            final RunReport where = kernel.snapshot();
+            kernel.shutdown();
+            throw explained(String.format("simulated time limit of %.3f us reached (the job has not finished)",
+                maxSimNs / 1000.0), where, null);
+        }
+
+        private static SimulationException explained(final String message, final RunReport r, final SimulationException e)
+        {
+            if (r == null)
+            {
+                return e;
+            }
+            String headline = message.lines().findFirst().orElse("");
+            headline = headline.endsWith(":") ? headline.substring(0, headline.length() - 1) : headline;
+            final StringBuilder sb = new StringBuilder();
+            Throwable first = null;
+            for (final RunReport.Outcome o : r.outcomes())
+            {
+                if (o.state() == ProcessState.FAILED)
+                {
+                    sb.append(o.name()).append(" failed: ").append(o.failure()).append("; then ");
+                    first = first == null ? o.failure() : first;
+                }
+            }
+            sb.append(headline).append("; where each rank is:\n").append(whereEachRankIs(r));
+            return new SimulationException(sb.toString(), first != null ? first : e == null ? null : e.getCause(), r);
+        }
+    }
+
+    /**
+     * A program launched by class: for every rank, a class loader of the rank's own defines the
+     * program's classes, so their static fields — a port's C globals — belong to that rank, as
+     * globals belonged to one process. Shared by all ranks, loaded once: the emulator's library
+     * ({@code org.qsnet.fabric}, {@code elan3}, {@code elan}, {@code tports}, {@code mpi}), the
+     * JDK, and whatever the program's class path does not hold (the emulator's dependencies).
+     */
+    public static final class Program
+    {
+        private final String className;
+        private final RankClassLoader.Source source;
+        private final ClassLoader parent;
+
+        private Program(final String className, final RankClassLoader.Source source, final ClassLoader parent)
+        {
+            this.className = className;
+            this.source = source;
+            this.parent = parent;
+        }
+
+        /**
+         * The program of a class the caller has loaded (a test's, a JMH benchmark's): every rank
+         * loads its own copy of the classes of the same class path entry (directory or jar). When
+         * that entry is the emulator's own jar (the bundled examples), only the classes of the main
+         * class's package are per rank.
+         *
+         * @param mainClass a class with {@code public static void main(String[])} or implementing
+         *                  {@link ElanMain} with a public no-argument constructor.
+         * @return the program.
+         */
+        public static Program of(final Class<?> mainClass)
+        {
+            Objects.requireNonNull(mainClass, "mainClass");
+            return named(mainClass.getName(), List.of(), mainClass.getClassLoader());
+        }
+
+        /**
+         * The program {@code prun} runs: {@code className} from the user's class path
+         * ({@code CLASSPATH}), else from {@code parent} (the launcher's own class path; then as
+         * {@link #of(Class)}).
+         *
+         * @param className the main class's binary name.
+         * @param classpath the user's class path entries (may be empty).
+         * @param parent    the launcher's class loader, where the library is.
+         * @return the program.
+         */
+        public static Program named(final String className, final List<URL> classpath, final ClassLoader parent)
+        {
+            Objects.requireNonNull(className, "className");
+            final ClassLoader p = parent != null ? parent : Prun.class.getClassLoader();
+            if (RankClassLoader.shared(className))
+            {
+                throw new QsnetException("MAIN-CLASS " + className + " is in a package of the emulator's library or the JDK,"
+                    + " whose classes every rank shares: put the program in a package of its own");
+            }
+            final String path = className.replace('.', '/') + ".class";
+            final URLClassLoader user = new URLClassLoader("user class path", classpath.toArray(URL[]::new), null);
+            final RankClassLoader.Source source;
+            if (user.findResource(path) != null)
+            {
+                source = new RankClassLoader.Source(user, null);
+            }
+            else
+            {
+                final Class<?> c;
+                try
+                {
+                    c = Class.forName(className, false, p);
+                }
+                catch (final ClassNotFoundException | LinkageError e)
+                {
+                    throw new QsnetException("MAIN-CLASS " + className + " is not on the class path (add it with CLASSPATH)");
+                }
+                final CodeSource cs = c.getProtectionDomain().getCodeSource();
+                final URL where = cs == null ? null : cs.getLocation();
+                final CodeSource library = Prun.class.getProtectionDomain().getCodeSource();
+                if (where == null || library != null && where.equals(library.getLocation()))
+                {
+                    final int dot = className.lastIndexOf('.');
+                    source = new RankClassLoader.Source(p, dot < 0 ? className : className.substring(0, dot + 1));
+                }
+                else
+                {
+                    final List<URL> urls = new ArrayList<>(classpath);
+                    urls.add(where);
+                    source = new RankClassLoader.Source(new URLClassLoader("program class path", urls.toArray(URL[]::new),
+                        null), null);
+                }
+            }
+            final Program program = new Program(className, source, p);
+            program.entry(program.load("probe"));
+            return program;
+        }
+
+        /**
+         * @return the main class's name.
+         */
+        public String className()
+        {
+            return className;
+        }
+
+        private Class<?> load(final String rank)
+        {
+            try
+            {
+                return Class.forName(className, false, new RankClassLoader(rank, source, parent));
+            }
+            catch (final ClassNotFoundException | LinkageError e)
+            {
+                throw new QsnetException("MAIN-CLASS " + className + " cannot be loaded: " + e, e);
+            }
+        }
+
+        /** The program's entry: an ElanMain constructor, or a static main(String[]). */
+        private Object entry(final Class<?> c)
+        {
+            if (ElanMain.class.isAssignableFrom(c))
+            {
+                try
+                {
+                    return c.getConstructor();
+                }
+                catch (final NoSuchMethodException e)
+                {
+                    throw new QsnetException("MAIN-CLASS " + className
+                        + " implements ElanMain but has no public no-argument constructor");
+                }
+            }
+            final Method main;
+            try
+            {
+                main = c.getMethod("main", String[].class);
+            }
+            catch (final NoSuchMethodException e)
+            {
+                throw new QsnetException("MAIN-CLASS " + className
+                    + " has no public static void main(String[]) and does not implement ElanMain");
+            }
+            if (!Modifier.isStatic(main.getModifiers()))
+            {
+                throw new QsnetException("MAIN-CLASS " + className + ": main(String[]) must be static");
+            }
+            return main;
+        }
+
+        /**
+         * Loads the program for one rank, in a class loader of its own. Its static initialisers run
+         * in the rank, when its code first uses the class.
+         */
+        ElanMain forRank(final String rank)
+        {
+            final Class<?> c = load(rank);
+            final Object entry = entry(c);
+            final ClassLoader loader = c.getClassLoader();
+            return (process, args) ->
+            {
+                Thread.currentThread().setContextClassLoader(loader);
+                try
+                {
+                    if (entry instanceof Method main)
+                    {
+                        main.invoke(null, (Object)args);
+                    }
+                    else
+                    {
+                        ((ElanMain)((java.lang.reflect.Constructor<?>)entry).newInstance()).main(process, args);
+                    }
+                }
+                catch (final InvocationTargetException e)
+                {
+                    // the program's own exception, with its own stack, is the rank's outcome
+                    if (e.getCause() instanceof Exception x)
+                    {
+                        throw x;
+                    }
+                    if (e.getCause() instanceof Error x)
+                    {
+                        throw x;
+                    }
+                    throw e;
+                }
+            };
+        }
+
+        @Override
+        public String toString()
+        {
+            return "program " + className;
+        }
+    }
+
+    /**
+     * Where each rank is, one line per process: its state and clock; for a rank still running or
+     * blocked, the library call it is in and the line of the program that made it, and what it
+     * waits for (in the user's terms: the event, the Tports receive and its tag, the barrier);
+     * for a rank that threw, its exception and the program's line that threw.
+     *
+     * @param r a report.
+     * @return the lines, each indented by two spaces and ended by a newline.
+     */
+    public static String whereEachRankIs(final RunReport r)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final RunReport.Outcome o : r.outcomes())
+        {
+            sb.append("  ").append(o.name()).append(": ").append(o.state());
+            if (o.state().isTerminal() && o.finishedAtNs() >= 0)
+            {
+                sb.append(String.format(" at %.3f us", o.finishedAtNs() / 1000.0));
+            }
+            else if (!o.state().isTerminal())
+            {
+                sb.append(String.format(", clock %.3f us", o.clockNs() / 1000.0));
+            }
+            if (o.failure() != null)
+            {
+                sb.append(": ").append(o.failure());
+                final List<StackTraceElement> stack = List.of(o.failure().getStackTrace());
+                final int u = userFrame(stack);
+                if (u >= 0)
+                {
+                    sb.append(", at ").append(frame(stack.get(u)));
+                }
+            }
+            final int u = userFrame(o.stack());
+            if (u >= 0)
+            {
+                for (int i = u - 1; i >= 0; i--)
+                {
+                    final StackTraceElement f = o.stack().get(i);
+                    if (f.getClassName().startsWith("org.qsnet."))
+                    {
+                        final String cls = f.getClassName();
+                        sb.append(", in ").append(cls.substring(cls.lastIndexOf('.') + 1)).append('.').append(f.getMethodName());
+                        break;
+                    }
+                }
+                sb.append(", called at ").append(frame(o.stack().get(u)));
+            }
+            if (o.state() == ProcessState.BLOCKED && !o.waitingFor().isEmpty())
+            {
+                sb.append(", waits for ").append(o.waitingFor());
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** A frame as a stack trace shows it, without the class loader (the line names the rank). */
+    private static String frame(final StackTraceElement f)
+    {
+        return f.getClassName() + "." + f.getMethodName() + "(" + (f.getFileName() == null ? "Unknown Source"
+            : f.getFileName() + (f.getLineNumber() >= 0 ? ":" + f.getLineNumber() : "")) + ")";
+    }
+
+    /** The innermost frame of the program's own code (not the library's, not the JDK's), or -1. */
+    private static int userFrame(final List<StackTraceElement> stack)
+    {
+        for (int i = 0; i < stack.size(); i++)
+        {
+            if (!RankClassLoader.shared(stack.get(i).getClassName()))
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -213,34 +627,79 @@ public final class Prun
     }
 
     /**
-     * A stream that prefixes every line printed by an emulated process with its rank ({@code prun -t}).
-     * Lines are assembled byte by byte and labelled with the process that completes them; only one
-     * simulated process runs at a time.
+     * Runs one job of {@code mainClass} on a fresh machine, each rank with its own static fields
+     * (see {@link Program#of(Class)}), and returns when every rank has finished.
+     *
+     * @param profile   the platform.
+     * @param o         the options.
+     * @param mainClass the program.
+     * @param args      its arguments.
+     * @return the outcome of every rank.
+     */
+    public static RunReport run(final PlatformProfile profile, final Options o, final Class<?> mainClass, final String... args)
+    {
+        final Session s = new Session(profile, 1);
+        s.launch(o, mainClass, args);
+        return s.run();
+    }
+
+    /**
+     * A stream that prefixes every line printed by an emulated process with its rank
+     * ({@code prun -t}), for {@code System.out} and {@code System.err} alike. Each process has its
+     * own line buffer, so a line a rank prints in pieces around library calls (which let other
+     * ranks run) is not mixed with theirs; text printed outside any process passes unlabelled.
+     * Closing the stream writes out unfinished lines and leaves {@code out} open.
      *
      * @param out the real stream.
      * @return the labelling stream.
      */
     public static PrintStream labelled(final PrintStream out)
     {
-        final java.io.OutputStream lines = new java.io.OutputStream()
+        final OutputStream lines = new OutputStream()
         {
-            private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            private final Map<ElanProcess, ByteArrayOutputStream> partial = new HashMap<>();
+            private final ByteArrayOutputStream unlabelled = new ByteArrayOutputStream();
 
             @Override
             public void write(final int b)
             {
+                final ElanProcess p = ElanProcess.currentOrNull();
+                final ByteArrayOutputStream line = p == null ? unlabelled
+                    : partial.computeIfAbsent(p, k -> new ByteArrayOutputStream());
                 line.write(b);
                 if (b == '\n')
                 {
-                    final ElanProcess p = ElanProcess.currentOrNull();
-                    if (p != null)
-                    {
-                        out.print(p.rank() + ": ");
-                    }
-                    out.write(line.toByteArray(), 0, line.size());
-                    out.flush();
-                    line.reset();
+                    emit(p, line);
                 }
+            }
+
+            private void emit(final ElanProcess p, final ByteArrayOutputStream line)
+            {
+                if (p != null)
+                {
+                    out.print(p.rank() + ": ");
+                }
+                out.write(line.toByteArray(), 0, line.size());
+                out.flush();
+                line.reset();
+            }
+
+            @Override
+            public void close()
+            {
+                for (final Map.Entry<ElanProcess, ByteArrayOutputStream> e : partial.entrySet())
+                {
+                    if (e.getValue().size() > 0)
+                    {
+                        e.getValue().write('\n');
+                        emit(e.getKey(), e.getValue());
+                    }
+                }
+                if (unlabelled.size() > 0)
+                {
+                    emit(null, unlabelled);
+                }
+                out.flush();
             }
         };
         return new PrintStream(lines, true);

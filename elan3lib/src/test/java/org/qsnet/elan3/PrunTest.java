@@ -1,6 +1,7 @@
 package org.qsnet.elan3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.KernelContext;
+import org.qsnet.fabric.engine.ProcessState;
+import org.qsnet.fabric.engine.RunReport;
+import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.model.PlatformProfile;
+
+import legacy.Forever;
+import legacy.GlobalCounter;
+import legacy.StaticRank;
+import legacy.ThrowThenBlock;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PrunTest
@@ -98,5 +108,93 @@ class PrunTest
         final Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1);
         assertEquals("-B + -N 20 must be at most the machine's 16 nodes (pentium3-he)", assertThrows(QsnetException.class,
             () -> s.launch(new Prun.Options(4, 4, false, 16, Map.of()), (p, a) -> { })).getMessage());
+    }
+
+    @Test
+    void shouldGiveEachOfSixteenRanksItsOwnStaticFields()
+    {
+        final RunReport r = Prun.run(PlatformProfile.pentium3He(), new Prun.Options(16, 16, false, 0, Map.of()),
+            StaticRank.class);
+        r.throwIfFailed();
+        assertEquals(16, r.outcomes().size());
+        final RunReport counted = Prun.run(PlatformProfile.pentium3He(), new Prun.Options(16, 16, false, 0, Map.of()),
+            GlobalCounter.class);
+        counted.throwIfFailed();
+    }
+
+    @Test
+    void shouldMixRanksGlobalsWhenAProgramObjectSharesTheCallersClasses()
+    {
+        // the control: the same program run as one object in the caller's classes shares its statics
+        final RunReport r = Prun.run(PlatformProfile.pentium3He(), new Prun.Options(16, 16, false, 0, Map.of()),
+            (p, a) -> StaticRank.main(a));
+        assertTrue(r.outcomes().stream().anyMatch(o -> o.state() == ProcessState.FAILED
+            && o.failure().getMessage().contains("sees my_rank 15")), r.toString());
+    }
+
+    @Test
+    void shouldRefuseAProgramInALibraryPackageWhoseStaticsWouldBeShared()
+    {
+        assertEquals("MAIN-CLASS org.qsnet.elan3.PrunTest is in a package of the emulator's library or the JDK, whose classes"
+            + " every rank shares: put the program in a package of its own",
+            assertThrows(QsnetException.class, () -> Prun.Program.of(PrunTest.class)).getMessage());
+        assertEquals("MAIN-CLASS legacy.NoSuchProgram is not on the class path (add it with CLASSPATH)",
+            assertThrows(QsnetException.class, () -> Prun.Program.named("legacy.NoSuchProgram", java.util.List.of(),
+                PrunTest.class.getClassLoader())).getMessage());
+    }
+
+    @Test
+    void shouldNameTheFailureFirstThenTheDeadlockAndWhereEachRankWaits()
+    {
+        final SimulationException e = assertThrows(SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(),
+            new Prun.Options(2, 2, false, 0, Map.of()), ThrowThenBlock.class));
+        final String m = e.getMessage();
+        assertTrue(m.startsWith("job 0 rank 1 failed: java.lang.IllegalStateException: boom: rank 1 cannot open its input file;"
+            + " then deadlock at "), m);
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertTrue(java.util.regex.Pattern.compile("job 0 rank 1: FAILED at \\d+\\.\\d{3} us: java.lang.IllegalStateException: boom")
+            .matcher(m).find(), m);
+        assertTrue(m.contains(", at legacy.ThrowThenBlock.main(ThrowThenBlock.java:"), m);
+        // rank 0: where it is in its program, which library call, what for in the user's terms
+        assertTrue(m.contains("job 0 rank 0: BLOCKED, clock "), m);
+        assertTrue(m.contains(", in Elan3Context.waitEventWord, called at legacy.ThrowThenBlock.main(ThrowThenBlock.java:"), m);
+        assertTrue(m.contains("waits for elan3_waitevent_word on event 0x"), m);
+        assertTrue(m.contains("[NIC write to 0x"), m);
+        assertEquals(ProcessState.BLOCKED, e.report().outcomes().get(0).state());
+    }
+
+    @Test
+    void shouldEndAJobAtTheSimulatedTimeLimitWithWhereEachRankIs()
+    {
+        final Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1);
+        s.launch(new Prun.Options(3, 3, false, 0, Map.of()), Forever.class);
+        final SimulationException e = assertThrows(SimulationException.class, () -> s.run(20_000));
+        final String m = e.getMessage();
+        assertTrue(m.startsWith("simulated time limit of 20.000 us reached (the job has not finished); where each rank is:"), m);
+        assertTrue(m.contains("job 0 rank 0: BLOCKED, clock "), m);
+        assertTrue(m.contains("waits for elan3_waitevent_word on event 0x"), m);
+        assertTrue(m.contains("job 0 rank 1: RUNNING, clock 20.000 us, in SimProcess.compute, called at legacy.Forever.main(Forever.java:"), m);
+        assertTrue(m.contains("job 0 rank 2: RUNNING, clock 20.000 us"), m);
+        // the job is over: its ranks are killed and the session cannot run again
+        assertEquals("kernel has ended (shut down, deadlock or watchdog)", assertThrows(QsnetException.class, s::run).getMessage());
+        // a job that finishes within the limit just finishes
+        final Prun.Session quick = new Prun.Session(PlatformProfile.pentium3He(), 1);
+        quick.launch(new Prun.Options(16, 16, false, 0, Map.of()), StaticRank.class);
+        assertEquals(1_000, quick.run(20_000).throwIfFailed().endNs());
+    }
+
+    @Test
+    void shouldEndAJobByTheWallClockSafetyNetWithWhereEachRankIs()
+    {
+        final Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1,
+            new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, 300_000_000L));
+        s.launch(new Prun.Options(3, 3, false, 0, Map.of()), Forever.class);
+        final SimulationException e = assertThrows(SimulationException.class, s::run);
+        final String m = e.getMessage();
+        assertTrue(m.startsWith("watchdog (a wall-clock safety net, not a result): the run took more than 300 ms of host time;"),
+            m);
+        assertTrue(m.contains("job 0 rank 0: BLOCKED"), m);
+        assertTrue(m.contains("job 0 rank 1: RUNNING, clock "), m);
+        assertTrue(!m.contains("could not stop"), "the kernel stopped at its next event: " + m);
     }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
@@ -754,9 +755,9 @@ public final class ElanBase
     private final class OpEvent extends ElanEvent
     {
         private final Slot slot;
-        private final String what;
+        private final Supplier<String> what;
 
-        OpEvent(final Slot slot, final String what)
+        OpEvent(final Slot slot, final Supplier<String> what)
         {
             this.slot = slot;
             this.what = what;
@@ -771,7 +772,7 @@ public final class ElanBase
         @Override
         protected void block(final long how)
         {
-            ctx.waitEventWord(slot.event, slot.word, how);
+            ctx.waitEventWord(slot.event, slot.word, how, this);
         }
 
         @Override
@@ -790,7 +791,7 @@ public final class ElanBase
         @Override
         public String toString()
         {
-            return what;
+            return what.get();
         }
     }
 
@@ -864,7 +865,7 @@ public final class ElanBase
         ctx.putdmaMain(d, s.descriptor);
         busy.add(s);
         puts++;
-        return new OpEvent(s, "put of " + len + " bytes to VP " + destVp);
+        return new OpEvent(s, () -> "elan_put of " + len + " bytes to VP " + destVp);
     }
 
     /**
@@ -893,7 +894,7 @@ public final class ElanBase
         ctx.getdmaMain(d, s.descriptor);
         busy.add(s);
         gets++;
-        return new OpEvent(s, "get of " + len + " bytes from VP " + srcVp);
+        return new OpEvent(s, () -> "elan_get of " + len + " bytes from VP " + srcVp);
     }
 
     /**
@@ -909,7 +910,7 @@ public final class ElanBase
         {
             if (!s.fired())
             {
-                ctx.waitEventWord(s.event, s.word, how);
+                ctx.waitEventWord(s.event, s.word, how, "an outstanding put or get (elan_putWaitAll/elan_getWaitAll)");
             }
         }
         reclaim();
@@ -946,10 +947,23 @@ public final class ElanBase
         return a;
     }
 
-    private void waitWord(final long addr, final int atLeast)
+    private void waitWord(final long addr, final int atLeast, final Object what)
     {
         progress();
-        ctx.waitFor(() -> ctx.raw().getInt(addr) >= atLeast, elanAddress("flag", addr), waitType);
+        ctx.waitFor(() -> ctx.raw().getInt(addr) >= atLeast, elanAddress("flag", addr), waitType, what);
+    }
+
+    /** A collective's wait in its user's terms, built only when a report shows it. */
+    private static Supplier<String> waiting(final String call, final ElanGroup group, final String what)
+    {
+        return () -> what + " in " + call + " on " + group;
+    }
+
+    private static Supplier<String> gsyncRound(final ElanGroup group, final int round)
+    {
+        final int n = group.size();
+        return () -> "VP " + group.vp((group.self() - (1 << round) % n + n) % n) + " to reach the barrier (round " + round
+            + ") in elan_gsync on " + group;
     }
 
     /**
@@ -969,7 +983,7 @@ public final class ElanBase
         {
             final int to = group.vp((group.self() + d) % n);
             put(word, a.flags + 4L * r, 4, to);
-            waitWord(a.flags + 4L * r, epoch);
+            waitWord(a.flags + 4L * r, epoch, gsyncRound(group, r));
         }
     }
 
@@ -1018,7 +1032,7 @@ public final class ElanBase
             final int bvp = bcastVp(group);
             final Slot test = slot();
             ctx.broadcastTest(bvp, a.hgArrived, epoch, test.event);
-            ctx.waitEventWord(test.event, test.word, waitType);
+            ctx.waitEventWord(test.event, test.word, waitType, waiting("elan_hgsync", group, "every member's arrival"));
             free.addLast(test);
             final long src = allocWordSource(epoch);
             final Slot s = slot();
@@ -1033,7 +1047,7 @@ public final class ElanBase
             ctx.putdmaMain(d, s.descriptor);
             busy.add(s);
         }
-        waitWord(a.hgFlag, epoch);
+        waitWord(a.hgFlag, epoch, waiting("elan_hgsync", group, "the release of the barrier"));
     }
 
     private int hgsyncFallbacks;
@@ -1082,7 +1096,8 @@ public final class ElanBase
         if (rel != 0)
         {
             // wait for the parent's data in the staging area, take it, re-arm, tell the parent
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
+                waiting("elan_bcast", group, "the data from its parent"));
             final byte[] data = new byte[(int)len];
             ctx.raw().read(a.staging, data, 0, data.length);
             ctx.raw().write(buf, data, 0, data.length);
@@ -1104,7 +1119,7 @@ public final class ElanBase
         a.acks += children;
         if (children > 0)
         {
-            waitWord(a.ackCounter, a.acks);
+            waitWord(a.ackCounter, a.acks, waiting("elan_bcast", group, "its children's acknowledgements"));
         }
         if (rel != 0)
         {
@@ -1154,15 +1169,16 @@ public final class ElanBase
             ctx.putdmaMain(d, s.descriptor);
             busy.add(s);
             // the root receives its own copy too: take it off its staging event
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "its own copy"));
             ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
             a.acks += group.size() - 1;
-            waitWord(a.ackCounter, a.acks);
+            waitWord(a.ackCounter, a.acks, waiting("elan_hbcast", group, "the members' acknowledgements"));
         }
         else
         {
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType);
+            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
+                waiting("elan_hbcast", group, "the data from the root"));
             final byte[] data = new byte[(int)len];
             ctx.raw().read(a.staging, data, 0, data.length);
             ctx.raw().write(buf, data, 0, data.length);
@@ -1201,7 +1217,7 @@ public final class ElanBase
             final Slot s = slot();
             ctx.raw().putInt(result, -1);
             ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), 0, vp + 1, result, s.event);
-            ctx.waitEventWord(s.event, s.word, waitType);
+            ctx.waitEventWord(s.event, s.word, waitType, "the test-and-write on the lock (elan_lockLock)");
             free.addLast(s);
             if (ctx.raw().getInt(result) == 0)
             {
@@ -1226,7 +1242,7 @@ public final class ElanBase
         final long result = scratchResult();
         final Slot s = slot();
         ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), vp + 1, 0, result, s.event);
-        ctx.waitEventWord(s.event, s.word, waitType);
+        ctx.waitEventWord(s.event, s.word, waitType, "the test-and-write on the lock (elan_lockUnLock)");
         free.addLast(s);
         if (ctx.raw().getInt(result) != vp + 1)
         {
@@ -1316,7 +1332,8 @@ public final class ElanBase
         }
         if (a.children > 0)
         {
-            ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType);
+            ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType,
+                waiting("elan_reduce", group, "the contributions of its subtree"));
             ctx.raw().putInt(a.arrivalsWord, 0);
             // re-armed before this member's partial result lets the next reduction start anywhere
             ctx.primeevent(a.arrivalsEvent, a.children);

@@ -1,5 +1,7 @@
 package org.qsnet.elan;
 
+import java.util.function.Supplier;
+
 import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
@@ -95,7 +97,8 @@ public final class ElanQueue
                 @Override
                 protected void block(final long how)
                 {
-                    ctx.waitEventWord(ev, word, how);
+                    ctx.waitEventWord(ev, word, how,
+                        (Supplier<String>)() -> "elan_queueTx of " + len + " B into VP " + destVp + "'s queue to land");
                 }
 
                 @Override
@@ -202,7 +205,8 @@ public final class ElanQueue
                 {
                     break;
                 }
-                ctx.waitEventBlk(header + E3.Q_EVENT, block, how);
+                ctx.waitEventBlk(header + E3.Q_EVENT, block, how,
+                    (Supplier<String>)() -> "a message in the queue at 0x" + Long.toHexString(headerVa) + " (elan_queueRxWait)");
             }
             final long slotHost = ctx.elan2main(fptr);
             if (buf == 0)

@@ -80,6 +80,23 @@ public final class RxEvent extends WordEvent
     }
 
     /**
+     * @return the receive in its user's terms (what a deadlock report says the process waits for).
+     */
+    @Override
+    public String toString()
+    {
+        final boolean probe = (flags & Tport.RX_PROBE) != 0;
+        return "Tports " + (probe ? "probe" : "receive") + " of " + criterion("tag", tagMask, tagSel) + " from "
+            + criterion("sender", senderMask, senderSel) + (probe ? "" : " into " + len + " B");
+    }
+
+    private static String criterion(final String what, final int mask, final int sel)
+    {
+        return mask == 0 ? "any " + what : mask == -1 ? what + " " + sel
+            : what + " " + sel + " (mask 0x" + Integer.toHexString(mask) + ")";
+    }
+
+    /**
      * {@code elan_tportRxDone}.
      *
      * @return whether the receive has completed.

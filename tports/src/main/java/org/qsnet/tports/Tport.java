@@ -241,7 +241,7 @@ public final class Tport
         }
         final boolean inline = len < smallmsg;
         final TxEvent tx = txPool.isEmpty() ? new TxEvent(this, ctx, profile) : txPool.pollFirst();
-        tx.arm();
+        tx.arm(flags, destVp, tag, len);
         if (!inline)
         {
             // a big message is pulled in fragments of tport_fragsize: each get's source event counts
@@ -322,7 +322,7 @@ public final class Tport
         final int len)
     {
         final TxEvent tx = txPool.isEmpty() ? new TxEvent(this, ctx, profile) : txPool.pollFirst();
-        tx.arm();
+        tx.arm(sync ? TX_SYNC : 0, to.base.vp(), tag, len);
         final byte[] data = new byte[len];
         ctx.raw().read(buf, data, 0, len);
         final int fragments = Math.max(1, (len + shmFragSize - 1) / shmFragSize);
@@ -338,7 +338,7 @@ public final class Tport
         for (int f = 0; f < fragments; f++)
         {
             // wait for room in the FIFO: the receiver drains it as it copies fragments out
-            sim.awaitUntil(() -> to.shmInFlight < to.shmFifoDepth, to.shmSpace);
+            sim.awaitUntil(() -> to.shmInFlight < to.shmFifoDepth, to.shmSpace, tx);
             to.shmInFlight++;
             sim.advance(profile.hostCallNs() + memcpyNs(Math.min(shmFragSize, len - f * shmFragSize)));
             nic.origin().schedule(sim.nowNs(), t -> to.onShmFragment(m, t));

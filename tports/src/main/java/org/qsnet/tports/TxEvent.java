@@ -20,9 +20,27 @@ public final class TxEvent extends WordEvent
         this.staging = ctx.allocMain(64, 320);
     }
 
-    void arm()
+    private int destVp;
+    private int tag;
+    private int len;
+    private boolean sync;
+
+    void arm(final int flags, final int dest, final int t, final int length)
     {
         rearm();
+        destVp = dest;
+        tag = t;
+        len = length;
+        sync = (flags & Tport.TX_SYNC) != 0;
+    }
+
+    /**
+     * @return the send in its user's terms (what a deadlock report says the process waits for).
+     */
+    @Override
+    public String toString()
+    {
+        return "Tports " + (sync ? "synchronous " : "") + "send of tag " + tag + ", " + len + " B to VP " + destVp;
     }
 
     /** A receiver on the same node matched this synchronous send (shared-memory path). */

@@ -73,7 +73,7 @@ abstract class WordEvent extends ElanEvent
     @Override
     protected final void block(final long how)
     {
-        ctx.waitFor(this::complete, wordVa, how);
+        ctx.waitFor(this::complete, wordVa, how, this);
     }
 
     @Override

@@ -1,19 +1,21 @@
 package org.qsnet.bench.cli;
 
+import java.io.File;
 import java.io.PrintStream;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.KernelContext;
 import org.qsnet.fabric.engine.ProcessState;
 import org.qsnet.fabric.engine.RunReport;
+import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.model.PlatformProfile;
 
 import picocli.CommandLine;
@@ -23,11 +25,16 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code prun}: runs an SPMD job on the embedded emulated machine, options as the real RMS prun.
+ * Every argument after MAIN-CLASS goes to the program, options included, as RMS prun passes them.
+ * Exit status: 0 when every rank finished normally, 1 when a rank threw, the job deadlocked or a
+ * limit ended it, 2 for bad input.
  */
 @Command(name = "prun", mixinStandardHelpOptions = true,
     description = {"Runs an SPMD job on an emulated QsNet machine in this JVM: every process runs MAIN-CLASS's "
         + "main(String[]) (or ElanMain) as a simulated process with its own capability and RMS_* environment.",
-        "Static fields of MAIN-CLASS are shared by the ranks (one JVM): keep per-rank state in locals."})
+        "A rank is a process: each rank loads the program's classes (from CLASSPATH) in a class loader of its own, "
+        + "so static fields (a port's C globals) belong to one rank; the emulator's library is shared.",
+        "Every argument after MAIN-CLASS is the program's, options included."})
 public final class PrunCommand implements Callable<Integer>
 {
     @Option(names = "-n", required = true, description = "Number of processes.")
@@ -42,7 +49,7 @@ public final class PrunCommand implements Callable<Integer>
     @Option(names = "-B", defaultValue = "0", description = "First node. Default: ${DEFAULT-VALUE}.")
     int base;
 
-    @Option(names = "-t", description = "Prefix every line of output with the rank.")
+    @Option(names = "-t", description = "Prefix every line the program prints on stdout or stderr with its rank.")
     boolean tag;
 
     @Option(names = "--profile", defaultValue = "pentium3-he", description = "Platform profile. Default: ${DEFAULT-VALUE}.")
@@ -60,11 +67,22 @@ public final class PrunCommand implements Callable<Integer>
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the capability keys. Default: ${DEFAULT-VALUE}.")
     long seed;
 
+    @Option(names = "--max-sim-us", paramLabel = "US", description = "End the job when its simulated time passes US "
+        + "microseconds, with a report of where each rank is (exit status 1).")
+    Double maxSimUs;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Wall-clock safety net: end the job after SECONDS "
+        + "of host time, with a report of where each rank is (exit status 1). Never part of a result.")
+    Double timeoutSeconds;
+
     @Parameters(index = "0", paramLabel = "MAIN-CLASS", description = "The program: a class with main(String[]) or implementing ElanMain.")
     String mainClass;
 
-    @Parameters(index = "1..*", paramLabel = "ARGS", description = "The program's arguments.")
+    @Parameters(index = "1..*", paramLabel = "ARGS", description = "The program's arguments (all of them, options included).")
     List<String> args = new ArrayList<>();
+
+    /** The user's class path: CLASSPATH, as the {@code prun} script puts it after the emulator's jar. */
+    String classpath = System.getenv("CLASSPATH");
 
     @Override
     public Integer call() throws Exception
@@ -80,101 +98,110 @@ public final class PrunCommand implements Callable<Integer>
             case "cyclic" -> true;
             default -> throw new QsnetException("-m '" + mapping + "' must be block or cyclic");
         };
-        final ElanMain program = load(mainClass);
-        final Prun.Session session = new Prun.Session(p, seed);
+        QsnetException.require(maxSimUs == null || maxSimUs >= 0, "--max-sim-us", maxSimUs, "must be at least 0");
+        QsnetException.require(timeoutSeconds == null || timeoutSeconds > 0, "--timeout", timeoutSeconds, "must be more than 0 s");
+        final Prun.Program program = Prun.Program.named(mainClass, userClasspath(classpath),
+            Thread.currentThread().getContextClassLoader());
+        final long watchdogNs = timeoutSeconds == null ? 0 : (long)(timeoutSeconds * 1e9);
+        final Prun.Session session = new Prun.Session(p, seed, new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, watchdogNs));
         session.launch(new Prun.Options(procs, nodes, cyclic, base, env), program, args.toArray(new String[0]));
         final PrintStream out = System.out;
+        final PrintStream err = System.err;
         if (tag)
         {
             System.setOut(Prun.labelled(out));
+            System.setErr(Prun.labelled(err));
         }
-        final RunReport report;
+        RunReport report;
+        SimulationException stopped = null;
         try
         {
-            report = session.run();
+            report = maxSimUs == null ? session.run() : session.run(Math.round(maxSimUs * 1000));
+        }
+        catch (final SimulationException e)
+        {
+            stopped = e;
+            report = e.report();
         }
         finally
         {
-            System.setOut(out);
-        }
-        int failed = 0;
-        for (final RunReport.Outcome o : report.outcomes())
-        {
-            if (o.state() != ProcessState.DONE)
+            if (tag)
             {
-                failed++;
-                System.err.println("prun: " + o.name() + " " + o.state() + (o.failure() == null ? "" : ": " + o.failure()));
-                if (o.failure() != null)
+                System.out.close();
+                System.err.close();
+            }
+            System.setOut(out);
+            System.setErr(err);
+        }
+        // what a rank threw comes first, with its stack; then the deadlock or the limit
+        boolean failed = stopped != null;
+        if (report != null)
+        {
+            for (final RunReport.Outcome o : report.outcomes())
+            {
+                if (o.state() == ProcessState.FAILED)
                 {
-                    o.failure().printStackTrace();
+                    failed = true;
+                    err.println("prun: " + o.name() + " failed:");
+                    o.failure().printStackTrace(err);
+                }
+                else if (o.state() != ProcessState.DONE && stopped == null)
+                {
+                    failed = true;
+                    err.println("prun: " + o.name() + " " + o.state());
                 }
             }
         }
-        System.err.printf("prun: %d processes on %s, simulated time %.3f us%n", procs, p.name(), report.endNs() / 1000.0);
-        return failed == 0 ? 0 : 1;
+        if (stopped != null)
+        {
+            err.print("prun: " + stopped.getMessage() + (stopped.getMessage().endsWith("\n") ? "" : "\n"));
+            if (report == null)
+            {
+                stopped.printStackTrace(err);
+            }
+        }
+        err.printf("prun: %d processes on %s, simulated time %.3f us%n", procs, p.name(),
+            (report == null ? session.kernel().nowNs() : report.endNs()) / 1000.0);
+        return failed ? 1 : 0;
     }
 
-    static ElanMain load(final String name)
+    /** The entries of a class path string as URLs (directories and jars). */
+    static List<URL> userClasspath(final String classpath)
     {
-        final Class<?> c;
-        try
+        final List<URL> urls = new ArrayList<>();
+        if (classpath == null || classpath.isBlank())
         {
-            c = Class.forName(name, true, Thread.currentThread().getContextClassLoader());
+            return urls;
         }
-        catch (final ClassNotFoundException e)
+        for (final String entry : classpath.split(File.pathSeparator))
         {
-            throw new QsnetException("MAIN-CLASS " + name + " is not on the class path (add it with CLASSPATH)");
-        }
-        if (ElanMain.class.isAssignableFrom(c))
-        {
+            if (entry.isBlank())
+            {
+                continue;
+            }
             try
             {
-                final ElanMain m = (ElanMain)c.getDeclaredConstructor().newInstance();
-                return m;
+                urls.add(new File(entry).toURI().toURL());
             }
-            catch (final ReflectiveOperationException e)
+            catch (final MalformedURLException e)
             {
-                throw new QsnetException("MAIN-CLASS " + name + " implements ElanMain but has no public no-argument constructor");
+                throw new QsnetException("CLASSPATH entry '" + entry + "' is not a path: " + e.getMessage());
             }
         }
-        final Method main;
-        try
-        {
-            main = c.getMethod("main", String[].class);
-        }
-        catch (final NoSuchMethodException e)
-        {
-            throw new QsnetException("MAIN-CLASS " + name + " has no public static void main(String[])");
-        }
-        if (!Modifier.isStatic(main.getModifiers()))
-        {
-            throw new QsnetException("MAIN-CLASS " + name + ": main(String[]) must be static");
-        }
-        return (process, a) ->
-        {
-            try
-            {
-                main.invoke(null, (Object)a);
-            }
-            catch (final java.lang.reflect.InvocationTargetException e)
-            {
-                if (e.getCause() instanceof Exception ex)
-                {
-                    throw ex;
-                }
-                throw e;
-            }
-        };
+        return urls;
     }
 
     /**
-     * Entry point of {@code ./prun}.
+     * Runs {@code prun} without exiting the JVM: option parsing stops at MAIN-CLASS, so every
+     * argument after it goes to the program.
      *
      * @param argv command line.
+     * @return the exit status: 0 success, 1 a rank failed or the job was ended, 2 bad input.
      */
-    public static void main(final String[] argv)
+    public static int execute(final String... argv)
     {
         final CommandLine cl = new CommandLine(new PrunCommand());
+        cl.setStopAtPositional(true);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) ->
         {
             if (ex instanceof QsnetException)
@@ -184,6 +211,16 @@ public final class PrunCommand implements Callable<Integer>
             }
             throw ex;
         });
-        System.exit(cl.execute(argv));
+        return cl.execute(argv);
+    }
+
+    /**
+     * Entry point of {@code ./prun}.
+     *
+     * @param argv command line.
+     */
+    public static void main(final String[] argv)
+    {
+        System.exit(execute(argv));
     }
 }

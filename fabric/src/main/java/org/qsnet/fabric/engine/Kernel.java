@@ -47,6 +47,8 @@ public final class Kernel
     SimProcess current;
     private Thread driver;
     private volatile boolean driverTurn;
+    private volatile boolean stopRequested;
+    private boolean watchdogUnanswered;
     private Throwable abortCause;
     private boolean finished;
 
@@ -199,7 +201,8 @@ public final class Kernel
         QsnetException.require(endNs >= nowNs, "endNs", endNs, "must not be before now (" + nowNs + " ns)");
         if (finished)
         {
-            throw new QsnetException("kernel was aborted: " + abortCause);
+            throw new QsnetException("kernel has ended"
+                + (abortCause == null ? " (shut down, deadlock or watchdog)" : ": " + abortCause));
         }
         if (current != null)
         {
@@ -213,6 +216,18 @@ public final class Kernel
             driverTurn = false;
             transferTo(next);
             awaitDriverTurn();
+        }
+        if (stopRequested)
+        {
+            // the report first: it shows the processes where the watchdog found them
+            final RunReport r = snapshot();
+            finished = true;
+            killAll();
+            throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
+                + context.watchdogNs() / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns"
+                + (watchdogUnanswered ? "; a process did not give control back to the kernel (it computes, or spins"
+                    + " with nothing pending), so the report is a snapshot and that process may still run" : ""),
+                null, r);
         }
         if (abortCause != null)
         {
@@ -243,8 +258,10 @@ public final class Kernel
                 {
                     sb.append("\n  ").append(p.name()).append(" waits for ").append(p.waitingFor());
                 }
+                // the report before the kill: it shows each process blocked where it was
+                final RunReport r = snapshot();
                 killAll();
-                throw new SimulationException(sb.toString(), null, report());
+                throw new SimulationException(sb.toString(), null, r);
             }
         }
         else if (endNs != Long.MAX_VALUE)
@@ -263,10 +280,17 @@ public final class Kernel
             if (watchdogNs > 0)
             {
                 LockSupport.parkNanos(this, 100_000_000L);
-                if (!driverTurn && System.nanoTime() - start > watchdogNs) // wall-clock: safety net only
+                final long elapsedNs = System.nanoTime() - start; // wall-clock: safety net only
+                if (!driverTurn && elapsedNs > watchdogNs)
                 {
-                    throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
-                        + watchdogNs / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns", null, report());
+                    // ask the kernel to stop at its next event; a process that never calls the
+                    // library cannot be stopped, so after a grace second the driver leaves anyway
+                    stopRequested = true;
+                    if (elapsedNs > watchdogNs + WATCHDOG_GRACE_NS)
+                    {
+                        watchdogUnanswered = true;
+                        return;
+                    }
                 }
             }
             else
@@ -276,15 +300,50 @@ public final class Kernel
         }
     }
 
+    /** How long the driver waits, after the watchdog fired, for the kernel to stop (host time). */
+    private static final long WATCHDOG_GRACE_NS = 1_000_000_000L;
+
     /**
-     * @return the outcome of every process so far.
+     * Ends the run for good: every process that has not finished is killed (its stack unwinds,
+     * its state becomes {@link ProcessState#KILLED}) and the kernel cannot run again. For a
+     * launcher that stops a job at a limit after {@link #runUntil(long)}; take a
+     * {@link #snapshot()} first to see where each process was.
+     */
+    public void shutdown()
+    {
+        QsnetException.require(current == null, "shutdown", "from " + current, "must be called by the driver, not a process");
+        finished = true;
+        killAll();
+    }
+
+    /**
+     * @return the outcome of every process so far (without stacks: cheap enough for every
+     * {@link #runUntil(long)}).
      */
     public RunReport report()
+    {
+        return report(false);
+    }
+
+    /**
+     * The outcome of every process so far with, for each unfinished one, where its code is (its
+     * stack): for the report of a run that stopped (a deadlock, a limit, the watchdog). Call from
+     * the driver.
+     *
+     * @return the report.
+     */
+    public RunReport snapshot()
+    {
+        return report(true);
+    }
+
+    private RunReport report(final boolean stacks)
     {
         final List<RunReport.Outcome> outcomes = new ArrayList<>(processes.size());
         for (final SimProcess p : processes)
         {
-            outcomes.add(new RunReport.Outcome(p.name(), p.state(), p.finishedAtNs(), p.failure(), p.waitingFor()));
+            outcomes.add(new RunReport.Outcome(p.name(), p.state(), p.finishedAtNs(), p.failure(), p.waitingFor(), p.nowNs(),
+                stacks ? p.stackTrace() : List.of()));
         }
         return new RunReport(nowNs, eventCount, traceHash, outcomes);
     }
@@ -297,7 +356,7 @@ public final class Kernel
     SimProcess dispatch()
     {
         final EventQueue q = queue;
-        while (abortCause == null && !q.isEmpty() && q.peekTimeNs() <= limitNs)
+        while (abortCause == null && !stopRequested && !q.isEmpty() && q.peekTimeNs() <= limitNs)
         {
             final Event e = q.poll();
             if (e.cancelled)

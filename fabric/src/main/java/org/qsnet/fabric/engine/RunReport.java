@@ -20,10 +20,36 @@ public record RunReport(long endNs, long eventCount, long traceHash, List<Outcom
      * @param state       its state when the report was made.
      * @param finishedAtNs simulated time it finished at, or -1 if it has not.
      * @param failure     what it threw, or null.
-     * @param waitingFor  what it waits for, if blocked.
+     * @param waitingFor  what it waits for, if blocked (empty otherwise).
+     * @param clockNs     its simulated clock when the report was made.
+     * @param stack       where its code was when the report was made, innermost frame first; empty
+     *                    once it has finished.
      */
-    public record Outcome(String name, ProcessState state, long finishedAtNs, Throwable failure, String waitingFor)
+    public record Outcome(String name, ProcessState state, long finishedAtNs, Throwable failure, String waitingFor,
+        long clockNs, List<StackTraceElement> stack)
     {
+        /**
+         * Copies the stack.
+         */
+        public Outcome
+        {
+            stack = List.copyOf(stack);
+        }
+
+        /**
+         * An outcome without clock or stack (clock: the finishing time, or 0).
+         *
+         * @param name         the process's name.
+         * @param state        its state.
+         * @param finishedAtNs simulated time it finished at, or -1.
+         * @param failure      what it threw, or null.
+         * @param waitingFor   what it waits for, if blocked.
+         */
+        public Outcome(final String name, final ProcessState state, final long finishedAtNs, final Throwable failure,
+            final String waitingFor)
+        {
+            this(name, state, finishedAtNs, failure, waitingFor, Math.max(0, finishedAtNs), List.of());
+        }
     }
 
     /**
@@ -69,6 +95,10 @@ public record RunReport(long endNs, long eventCount, long traceHash, List<Outcom
             if (o.finishedAtNs >= 0)
             {
                 sb.append(" at ").append(o.finishedAtNs).append(" ns");
+            }
+            else if (!o.state.isTerminal())
+            {
+                sb.append(", clock ").append(o.clockNs).append(" ns");
             }
             if (o.failure != null)
             {

@@ -2,6 +2,7 @@ package org.qsnet.fabric.engine;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Something simulated processes wait for: model code fires it, and every process parked on it
@@ -9,7 +10,7 @@ import java.util.List;
  */
 public final class Signal
 {
-    private final String name;
+    private final Object name;
     private List<SimProcess> waiters;
 
     /**
@@ -21,11 +22,22 @@ public final class Signal
     }
 
     /**
-     * @return the name given at creation.
+     * Creates a signal whose name is built only when a report shows it, so that model code can
+     * create signals on a hot path without building strings.
+     *
+     * @param name builds what it stands for.
+     */
+    public Signal(final Supplier<String> name)
+    {
+        this.name = name;
+    }
+
+    /**
+     * @return the name given at creation (built now if it was given lazily).
      */
     public String name()
     {
-        return name;
+        return name instanceof Supplier<?> s ? String.valueOf(s.get()) : (String)name;
     }
 
     /**
@@ -71,6 +83,6 @@ public final class Signal
     @Override
     public String toString()
     {
-        return name;
+        return name();
     }
 }

@@ -2,7 +2,9 @@ package org.qsnet.fabric.engine;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.LockSupport;
 
 import org.qsnet.fabric.QsnetException;
@@ -47,7 +49,8 @@ public final class SimProcess
     private volatile boolean turn;
     private volatile boolean killed;
     private volatile ProcessState state = ProcessState.NEW;
-    private String waitingFor = "";
+    private Signal waitingOn;
+    private Object waitingWhat;
     private long finishedAtNs = -1;
     private Throwable failure;
     private Throwable pendingError;
@@ -138,11 +141,44 @@ public final class SimProcess
     }
 
     /**
-     * @return what the process waits for when blocked, else an empty string.
+     * What the process waits for when blocked, else an empty string: the description its library
+     * call gave (in the user's terms: the event, the receive and its tag, the barrier), then the
+     * signal it is parked on. Built only when asked for, so waiting costs no string building.
+     *
+     * @return the description, or an empty string.
      */
     public String waitingFor()
     {
-        return waitingFor;
+        final Signal s = waitingOn;
+        if (s == null)
+        {
+            return "";
+        }
+        final Object what = waitingWhat;
+        return what == null ? s.name() : describe(what) + " [" + s.name() + "]";
+    }
+
+    /**
+     * Renders a wait description: a {@link Supplier} is asked for its value, anything else gives
+     * its {@code toString()}.
+     *
+     * @param what the description.
+     * @return its text.
+     */
+    static String describe(final Object what)
+    {
+        return String.valueOf(what instanceof Supplier<?> s ? s.get() : what);
+    }
+
+    /**
+     * Where the process's code is, innermost frame first; empty once it has finished. For
+     * reports (a rank blocked or stopped by a limit), not for the model.
+     *
+     * @return the stack of the process's thread.
+     */
+    public List<StackTraceElement> stackTrace()
+    {
+        return state.isTerminal() ? List.of() : List.of(thread.getStackTrace());
     }
 
     /**
@@ -262,14 +298,28 @@ public final class SimProcess
      */
     public void await(final Signal signal)
     {
+        await(signal, null);
+    }
+
+    /**
+     * Parks the process until {@code signal} fires, saying in the user's terms what it waits for.
+     *
+     * @param signal what to wait for.
+     * @param what   the wait's description for reports, or null: any object (rendered with
+     *               {@code toString()} only when a report is made) or a {@link Supplier} of the text.
+     */
+    public void await(final Signal signal, final Object what)
+    {
         checkCaller();
-        waitingFor = signal.name();
+        waitingOn = signal;
+        waitingWhat = what;
         state = ProcessState.BLOCKED;
         blockedOn = signal;
         signal.addWaiter(this);
         kernel.handOff(this);
         state = ProcessState.RUNNING;
-        waitingFor = "";
+        waitingOn = null;
+        waitingWhat = null;
         rethrowPending();
     }
 
@@ -281,9 +331,22 @@ public final class SimProcess
      */
     public void awaitUntil(final BooleanSupplier condition, final Signal signal)
     {
+        awaitUntil(condition, signal, null);
+    }
+
+    /**
+     * Parks the process on {@code signal} until {@code condition} holds, saying in the user's terms
+     * what it waits for; returns at once if it holds.
+     *
+     * @param condition what must hold.
+     * @param signal    fired by whatever may make the condition true.
+     * @param what      the wait's description for reports, or null (see {@link #await(Signal, Object)}).
+     */
+    public void awaitUntil(final BooleanSupplier condition, final Signal signal, final Object what)
+    {
         while (!condition.getAsBoolean())
         {
-            await(signal);
+            await(signal, what);
         }
     }
 
@@ -350,7 +413,8 @@ public final class SimProcess
 
     private void awaitTurnQuietly()
     {
-        while (!turn)
+        // a process killed while it ran (a stopped run) unwinds at its next hand-off
+        while (!turn && !killed)
         {
             LockSupport.park(this);
         }

@@ -268,7 +268,7 @@ public final class NicContext
      */
     public Signal watch(final long va)
     {
-        return watchers.computeIfAbsent(va, a -> new Signal("NIC write to 0x" + Long.toHexString(a) + " in context 0x"
+        return watchers.computeIfAbsent(va, a -> new Signal(() -> "NIC write to 0x" + Long.toHexString(a) + " in context 0x"
             + Integer.toHexString(number) + " on node " + nic.node()));
     }
 

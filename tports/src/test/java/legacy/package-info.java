@@ -1,0 +1,4 @@
+/**
+ * Programs as a user writes them, outside the emulator's packages (loaded per rank).
+ */
+package legacy;
