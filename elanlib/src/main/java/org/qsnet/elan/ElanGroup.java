@@ -5,16 +5,20 @@ import java.util.Arrays;
 import org.qsnet.fabric.QsnetException;
 
 /**
- * {@code ELAN_GROUP}: a set of VPs for collectives, with this process's index in it.
+ * {@code ELAN_GROUP}: a set of VPs for collectives, with this process's index in it. A group
+ * knows the base that made it, so the collectives take only the group, as in C
+ * ({@code elan_gsync(group)}).
  */
 public final class ElanGroup
 {
+    private final ElanBase base;
     private final int[] vps;
     private final int self;
     final int id;
 
-    ElanGroup(final int id, final int[] vps, final int myVp)
+    ElanGroup(final ElanBase base, final int id, final int[] vps, final int myVp)
     {
+        this.base = base;
         this.id = id;
         this.vps = vps.clone();
         int s = -1;
@@ -27,6 +31,14 @@ public final class ElanGroup
         }
         QsnetException.require(s >= 0, "group", Arrays.toString(vps), "does not contain this process's VP " + myVp);
         this.self = s;
+    }
+
+    /**
+     * @return the base that made the group ({@code base->allGroup}, or {@link ElanBase#group}).
+     */
+    public ElanBase base()
+    {
+        return base;
     }
 
     /**
