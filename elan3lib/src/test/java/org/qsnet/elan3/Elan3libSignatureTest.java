@@ -22,7 +22,7 @@ class Elan3libSignatureTest
         "elan3_process(ctx) -> int",
         "elan3_detach(ctx)",
         "elan3_fini(ctx)",
-        "elan3_control_open(int rail) -> handle",
+        "elan3_control_open(int rail) -> handle (ELAN3_CTX*/void*)",
         "elan3_create(ctl, ELAN_CAPABILITY*) -> int",
         "elan3_control_close(ctl)",
         "elan3_destroy(ctl)",

@@ -62,7 +62,10 @@ public final class FacadeSignatures
         TYPES.put("ELAN_DEVINFO*", "ElanDevInfo");
         TYPES.put("char* host", "String");
         TYPES.put("E3_DMA_MAIN*", "E3DmaMain");
-        TYPES.put("handle", "Elan3Control");
+        TYPES.put("handle (ELAN3_CTX*/void*)", "Elan3Control");
+        TYPES.put("nanoseconds", "long");
+        TYPES.put("SDRAM handle (void*/ADDR_SDRAM)", "long");
+        TYPES.put("ELAN_GROUPSTATS*", "ElanGroupStats");
         TYPES.put("ELAN_STATE*", "ElanBase");
         TYPES.put("ELAN_BASE*", "ElanBase");
         TYPES.put("ELAN_GROUP*", "ElanGroup");
@@ -85,7 +88,8 @@ public final class FacadeSignatures
         NAMES.put("ev", "sdramaddr_t");
         NAMES.put("sdram", "ELAN3_SDRAM*");
         NAMES.put("ctx->sdram", "ELAN3_SDRAM*");
-        NAMES.put("ctl", "handle");
+        NAMES.put("ctl", "handle (ELAN3_CTX*/void*)");
+        NAMES.put("handle", "void*");
         NAMES.put("cap", "ELAN_CAPABILITY*");
         NAMES.put("size", "size_t");
         NAMES.put("align", "int");
@@ -134,7 +138,7 @@ public final class FacadeSignatures
         NAMES.put("relNode", "int");
     }
 
-    private static final Pattern ROW = Pattern.compile("\\s*(\\w+)\\s*\\((.*)\\)\\s*(?:->\\s*(.+?))?\\s*");
+    private static final Pattern ROW = Pattern.compile("\\s*(\\w+)\\s*\\(([^)]*)\\)\\s*(?:->\\s*(.+?))?\\s*");
 
     /** One parameter as the catalog gives it: the Java type it maps to, and its name or null. */
     record Param(String cText, String javaType, String name)
@@ -161,18 +165,23 @@ public final class FacadeSignatures
         return t;
     }
 
-    private static Param param(final String raw, final String where)
+    private static Param param(final String raw, final String where, final Map<String, String> names)
     {
-        String p = raw.trim().replaceAll("\\s+", " ").replace(" *", "* ").replaceAll("\\*\\s+", "* ").trim();
-        if (p.startsWith("&") && !NAMES.containsKey(p) && NAMES.containsKey(p.substring(1)))
+        String p = raw.replaceAll("/\\*.*?\\*/", "").trim().replaceAll("\\s+", " ").replace(" *", "* ").replaceAll("\\*\\s+", "* ").trim();
+        if (p.equals("x"))
+        {
+            // the catalog's placeholder for "an address of either kind"
+            return new Param(raw.trim(), "long", null);
+        }
+        if (p.startsWith("&") && !names.containsKey(p) && names.containsKey(p.substring(1)))
         {
             // &name: a pointer to the variable (an out-parameter)
-            final String c = NAMES.get(p.substring(1));
+            final String c = names.get(p.substring(1));
             return new Param(raw.trim(), typeOf(c.endsWith("*") ? c : c + "*", where), p.substring(1));
         }
-        if (NAMES.containsKey(p))
+        if (names.containsKey(p))
         {
-            final String c = NAMES.get(p);
+            final String c = names.get(p);
             final String name = p.replace("&", "").replace("ctx->", "");
             return new Param(raw.trim(), TYPES.containsKey(c + " " + name) ? TYPES.get(c + " " + name) : typeOf(c, where),
                 name);
@@ -206,6 +215,20 @@ public final class FacadeSignatures
      */
     public static List<Row> parse(final String... rows)
     {
+        return parse(Map.of(), rows);
+    }
+
+    /**
+     * Parses catalog rows of a section whose abbreviations differ from §1.4's.
+     *
+     * @param abbreviations bare names and the C types they stand for in these rows (over the defaults).
+     * @param rows          the rows.
+     * @return the rows.
+     */
+    public static List<Row> parse(final Map<String, String> abbreviations, final String... rows)
+    {
+        final Map<String, String> names = new LinkedHashMap<>(NAMES);
+        names.putAll(abbreviations);
         final List<Row> out = new ArrayList<>();
         for (final String r : rows)
         {
@@ -216,7 +239,7 @@ public final class FacadeSignatures
             {
                 for (final String p : m.group(2).split(","))
                 {
-                    ps.add(param(p, m.group(1)));
+                    ps.add(param(p, m.group(1), names));
                 }
             }
             final String ret = m.group(3) == null ? null : typeOf(m.group(3).trim(), m.group(1) + " (return)");

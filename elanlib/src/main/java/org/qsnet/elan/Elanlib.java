@@ -371,7 +371,7 @@ public final class Elanlib
      * @return the main queue.
      */
     public static ElanQueue.Main elan_mainQueueInit(final ElanBase state, final ElanQueue q, final int nSlots,
-        final int slotSize, final int flags)
+        final int slotSize, final int mqueue_flags)
     {
         return q.mainQueueInit(nSlots, slotSize);
     }
@@ -666,13 +666,13 @@ public final class Elanlib
      *
      * @see ElanBase#lockLock(int, long)
      * @param state the base.
-     * @param lock  host address of the lock.
-     * @param how   {@link #ELAN_LOCK_BUSY}.
+     * @param remoteLock host address of the lock.
+     * @param how        {@link #ELAN_LOCK_BUSY}.
      */
-    public static void elan_lockLock(final ElanBase state, final long lock, final int how)
+    public static void elan_lockLock(final ElanBase state, final long remoteLock, final int how)
     {
         QsnetException.require(how == ELAN_LOCK_BUSY, "how", how, "must be ELAN_LOCK_BUSY");
-        state.lockLock(0, lock);
+        state.lockLock(0, remoteLock);
     }
 
     /**

@@ -132,7 +132,8 @@ class ElanlibFacadeTest
             assertEquals(1, elan_rails(cap, rails));
             assertEquals(0, rails[0]);
             final StringBuilder text = new StringBuilder("old");
-            assertEquals(text.toString(), elan_capability_string(cap, text));
+            final String dump = elan_capability_string(cap, text);
+            assertEquals(dump, text.toString(), "the buffer's old content is replaced");
             assertTrue(text.toString().contains("ctx 2..3"), text.toString());
             // failures are statuses with errno, not exceptions
             assertEquals(-1, elan_generateCapability("N0C2"));

@@ -50,11 +50,11 @@ public final class Tports
      * @return the port.
      */
     public static Tport elan_tportInit(final ElanBase state, final ElanQueue q, final int nslots, final int smallmsg,
-        final int bigmsg, final int stripemsg, final long waitType, final int retryCount, final int shmKey,
-        final int shmFifoDepth, final int shmFragSize, final int flags)
+        final int bigmsg, final int stripemsg, final long waitType, final int retryCount, final int shm_key,
+        final int shm_fifodepth, final int shm_fragsize, final int flags)
     {
-        return Tport.init(state, q, nslots, smallmsg, bigmsg, stripemsg, waitType, retryCount, shmKey, shmFifoDepth,
-            shmFragSize, flags);
+        return Tport.init(state, q, nslots, smallmsg, bigmsg, stripemsg, waitType, retryCount, shm_key, shm_fifodepth,
+            shm_fragsize, flags);
     }
 
     /**
