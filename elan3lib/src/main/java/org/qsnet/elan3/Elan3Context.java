@@ -51,6 +51,8 @@ public final class Elan3Context
     private static final long VADDR_SIZE = 0x30000000L;
     private static final long MALLOC_BASE = 0x80000000L;
 
+    /** {@code ctx->sdram}: the handle the {@code elan3_*_sdram} calls of the C facade take. */
+    public final Elan3Sdram sdram = new Elan3Sdram(this);
     private final ElanProcess process;
     private final int rail;
     private final Elan3Nic nic;
@@ -108,6 +110,7 @@ public final class Elan3Context
         hw.mmu().map(mainBase, Mmu.Kind.MAIN, mainBase, mainSize, Mmu.ALL);
         mainMappings.put(mainBase, new long[] {mainBase, mainSize});
         hw.allocations(this::allocationEnd);
+        process.contextCreated(this);
         charge(0);
     }
 
@@ -587,6 +590,22 @@ public final class Elan3Context
             throw new QsnetException("SDRAM handle 0x" + Long.toHexString(sdram) + " is outside this context's Elan heap");
         }
         return va;
+    }
+
+    /**
+     * {@code elan_elan2sdram}: the SDRAM handle of an Elan address mapped onto this node's SDRAM.
+     *
+     * @param elanAddr an Elan address.
+     * @return its SDRAM handle, or 0 if the address is not mapped onto SDRAM.
+     */
+    public long elan2sdram(final long elanAddr)
+    {
+        live();
+        if (hw.mmu().kindOf(elanAddr) != Mmu.Kind.SDRAM)
+        {
+            return 0;
+        }
+        return Mmu.offset(hw.mmu().translate(elanAddr, 0, "elan2sdram"));
     }
 
     /**

@@ -101,6 +101,17 @@ public final class ElanCapability
     public ElanCapability copy()
     {
         final ElanCapability c = new ElanCapability();
+        copyInto(c);
+        return c;
+    }
+
+    /**
+     * Copies every field into another capability (as C assigns one struct to another).
+     *
+     * @param c the capability overwritten.
+     */
+    public void copyInto(final ElanCapability c)
+    {
         System.arraycopy(userKey, 0, c.userKey, 0, 4);
         c.type = type;
         c.version = version;
@@ -112,7 +123,6 @@ public final class ElanCapability
         c.entries = entries;
         c.railMask = railMask;
         System.arraycopy(bitmap, 0, c.bitmap, 0, bitmap.length);
-        return c;
     }
 
     /**

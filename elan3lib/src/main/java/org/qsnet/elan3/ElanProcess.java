@@ -1,10 +1,13 @@
 package org.qsnet.elan3;
 
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.SimProcess;
+import org.qsnet.fabric.engine.SimulationException;
+import org.qsnet.fabric.memory.MemoryFault;
 import org.qsnet.fabric.memory.SparseMemory;
 import org.qsnet.fabric.model.Machine;
 
@@ -26,6 +29,11 @@ public final class ElanProcess
     private final ElanCapability capability;
     private final Map<String, String> environment;
     private final SparseMemory main;
+    /** The C facades' {@code errno}: this process's own, as errno was per process. */
+    private int errno;
+    private String lastError = "";
+    /** The context {@code elan3_init} created last (what the one-argument event macros read through). */
+    private Elan3Context context;
 
     ElanProcess(final Machine machine, final SimProcess sim, final int job, final int rank, final int node,
         final ElanCapability capability, final Map<String, String> environment)
@@ -36,7 +44,7 @@ public final class ElanProcess
         this.rank = rank;
         this.node = node;
         this.capability = capability;
-        this.environment = Collections.unmodifiableMap(environment);
+        this.environment = new LinkedHashMap<>(environment);
         this.main = new SparseMemory("main memory of job " + job + " rank " + rank, 1L << 32);
     }
 
@@ -132,11 +140,25 @@ public final class ElanProcess
     }
 
     /**
-     * @return the whole environment.
+     * @return the whole environment (a read-only view).
      */
     public Map<String, String> environment()
     {
-        return environment;
+        return Collections.unmodifiableMap(environment);
+    }
+
+    /**
+     * {@code setenv}: sets a variable of this process's environment (as {@code elan_generateCapability}
+     * exports {@code LIBELAN_ECAP0}).
+     *
+     * @param name  the variable.
+     * @param value its value.
+     */
+    public void setenv(final String name, final String value)
+    {
+        QsnetException.require(name != null && !name.isEmpty() && name.indexOf('=') < 0, "variable name", name,
+            "must be non-empty and contain no '='");
+        environment.put(name, value);
     }
 
     /**
@@ -153,6 +175,83 @@ public final class ElanProcess
     public long nowNs()
     {
         return sim.nowNs();
+    }
+
+    /**
+     * @return the {@code errno} the last failing C-facade call of this process set (0 if none failed).
+     */
+    public int errno()
+    {
+        return errno;
+    }
+
+    /**
+     * @return why the last failing C-facade call of this process failed (the library's message), or "".
+     */
+    public String lastError()
+    {
+        return lastError;
+    }
+
+    /**
+     * Records a failure of a status-returning C-facade call as this process's {@code errno}.
+     *
+     * @param code   the errno value, e.g. {@link Elan3lib#EINVAL}.
+     * @param reason the library's message.
+     * @return -1, the status such calls return on failure.
+     */
+    public int fail(final int code, final String reason)
+    {
+        this.errno = code;
+        this.lastError = reason == null ? "" : reason;
+        return -1;
+    }
+
+    /**
+     * Records the failure of a status-returning C-facade call of the calling process: {@code EFAULT}
+     * for a memory fault, {@code EINVAL} for any other misuse. A failed run (a
+     * {@link SimulationException}) is not a call's status and is rethrown.
+     *
+     * @param e the exception the Java API threw.
+     * @return -1.
+     */
+    public static int failed(final QsnetException e)
+    {
+        return failed(e instanceof MemoryFault ? Elan3lib.EFAULT : Elan3lib.EINVAL, e);
+    }
+
+    /**
+     * As {@link #failed(QsnetException)} with a given errno.
+     *
+     * @param code the errno value.
+     * @param e    the exception the Java API threw.
+     * @return -1.
+     */
+    public static int failed(final int code, final QsnetException e)
+    {
+        if (e instanceof SimulationException)
+        {
+            throw e;
+        }
+        return current().fail(code, e.getMessage());
+    }
+
+    void contextCreated(final Elan3Context c)
+    {
+        this.context = c;
+    }
+
+    /**
+     * @return the context this process created last with {@code elan3_init} (or through
+     *     {@code elan_baseInit}); the C macros that take only a host pointer read memory through it.
+     */
+    public Elan3Context context()
+    {
+        if (context == null)
+        {
+            throw new QsnetException(this + " has no Elan3 context: call elan3_init (or elan_baseInit) first");
+        }
+        return context;
     }
 
     @Override

@@ -82,16 +82,16 @@ class EventsAndMemoryTest
             final long slots = elan3_allocMain(ctx, Elan3.E3_BLK_ALIGN, (long)slotSize * nSlots);
             final long base = elan3_main2elan(ctx, slots);
             final long top = base + (long)(nSlots - 1) * slotSize;
-            elan3_write32_sdram(ctx, q + Elan3.Q_STATE, Elan3.E3_QUEUE_LOCKED);
-            elan3_write32_sdram(ctx, q + Elan3.Q_SIZE, slotSize);
-            elan3_write32_sdram(ctx, q + Elan3.Q_BPTR, (int)base);
-            elan3_write32_sdram(ctx, q + Elan3.Q_FPTR, (int)base);
-            elan3_write32_sdram(ctx, q + Elan3.Q_BASE, (int)base);
-            elan3_write32_sdram(ctx, q + Elan3.Q_TOP, (int)top);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_STATE, Elan3.E3_QUEUE_LOCKED);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_SIZE, slotSize);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_BPTR, (int)base);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_FPTR, (int)base);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_BASE, (int)base);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_TOP, (int)top);
             elan3_initevent_main(ctx, q + Elan3.Q_EVENT, doneBlk, rcvBlk);
-            E3_RESET_BCOPY_BLOCK(ctx, rcvBlk);
+            E3_RESET_BCOPY_BLOCK(rcvBlk);
             elan3_primeevent(ctx, q + Elan3.Q_EVENT, 1);
-            elan3_write32_sdram(ctx, q + Elan3.Q_STATE, 0);
+            elan3_write32_sdram(ctx.sdram, q + Elan3.Q_STATE, 0);
             return new Queue(q, doneBlk, rcvBlk, base, top, slotSize);
         }
     }
@@ -135,18 +135,18 @@ class EventsAndMemoryTest
                 elan3_waitevent_blk(ctx, rq.q() + Elan3.Q_EVENT, rq.rcvBlk(), Elan3.ELAN_POLL_EVENT);
                 got.add(ctx.getLong(ctx.elan2main(fptr)));
                 fptr = fptr >= rq.top() ? rq.base() : fptr + rq.slotSize();
-                final int state = elan3_read32_sdram(ctx, rq.q() + Elan3.Q_STATE);
-                E3_RESET_BCOPY_BLOCK(ctx, rq.rcvBlk());
-                elan3_write32_sdram(ctx, rq.q() + Elan3.Q_FPTR, (int)fptr);
+                final int state = elan3_read32_sdram(ctx.sdram, rq.q() + Elan3.Q_STATE);
+                E3_RESET_BCOPY_BLOCK(rq.rcvBlk());
+                elan3_write32_sdram(ctx.sdram, rq.q() + Elan3.Q_FPTR, (int)fptr);
                 if ((state & Elan3.E3_QUEUE_FULL) != 0)
                 {
-                    elan3_write32_sdram(ctx, rq.q() + Elan3.Q_STATE, state & ~Elan3.E3_QUEUE_FULL);
+                    elan3_write32_sdram(ctx.sdram, rq.q() + Elan3.Q_STATE, state & ~Elan3.E3_QUEUE_FULL);
                 }
                 elan3_waitevent(ctx, rq.q() + Elan3.Q_EVENT);
                 p.sim().compute(1_000);
             }
             p.sim().advance(100_000);
-            assertFalse(EVENT_BLK_READY(ctx, rq.rcvBlk()), "no arrival beyond the messages sent");
+            assertFalse(EVENT_BLK_READY(rq.rcvBlk()), "no arrival beyond the messages sent");
         });
         assertEquals(senders * perSender, got.size());
         final int[] next = new int[senders + 1];
@@ -175,19 +175,19 @@ class EventsAndMemoryTest
                 ctx.putInt(rcvBlk + 4L * i, 0x5a5a_0000 | i);
             }
             elan3_initevent_main(ctx, ev, doneBlk, rcvBlk);
-            assertEquals(E3.EVENT_WORD_FIRED, elan3_read32_sdram(ctx, doneBlk + 60), "the done word");
+            assertEquals(E3.EVENT_WORD_FIRED, elan3_read32_sdram(ctx.sdram, doneBlk + 60), "the done word");
             for (int i = 0; i < 16; i++)
             {
                 assertEquals(0x5a5a_0000 | i, ctx.getInt(rcvBlk + 4L * i), "word " + i + " of the consumer's block");
             }
-            E3_RESET_BCOPY_BLOCK(ctx, rcvBlk);
-            assertFalse(EVENT_BLK_READY(ctx, rcvBlk));
+            E3_RESET_BCOPY_BLOCK(rcvBlk);
+            assertFalse(EVENT_BLK_READY(rcvBlk));
             elan3_primeevent(ctx, ev, 1);
             elan3_block_inputter(ctx, 0);
             // LA-MPI's driver work-around: set the event once and wait for the copy (init.cc)
             elan3_setevent(ctx, ev);
             elan3_waitevent_blk(ctx, ev, rcvBlk, Elan3.ELAN_POLL_EVENT);
-            assertTrue(EVENT_BLK_READY(ctx, rcvBlk));
+            assertTrue(EVENT_BLK_READY(rcvBlk));
             assertThrows(QsnetException.class, () -> elan3_initevent_main(ctx, ev, doneBlk + 8, rcvBlk), "not E3_BLK_ALIGNed");
         });
     }

@@ -34,6 +34,14 @@ public final class ElanBase
     public static final int ELAN_REDUCE_COMMUTE = 1;
     /** {@code elan_reduce} flag: every member gets the result (allreduce). */
     public static final int ELAN_RESULT_ALL = 2;
+    /** {@code base->capabilities} bit: {@code elan_fini} is available. */
+    public static final int LIBELAN_HAVE_FINI = 0x1;
+    /** {@code base->group_flags} bit: hardware broadcast is enabled. */
+    public static final int ELAN_HWBCAST = 0x1;
+    /** {@code elan_fini}'s third argument: finish the whole group. */
+    public static final int LIBELAN_FINI_GROUP = 0x1;
+    /** {@code elan_bcast}/{@code elan_hbcast} flag: {@code buf} is a global (same-address) buffer. */
+    public static final int ELAN_GLOBAL_DEST = 0x1;
     /** Version string of the emulated library. */
     public static final String VERSION = "libelan 1.4.14 (qsnet emulator)";
 
@@ -43,16 +51,73 @@ public final class ElanBase
     private final Elan3Context ctx;
     private final ElanProcess process;
     private final PlatformProfile profile;
-    private final int vp;
-    private final int nvp;
+    /** {@code state->vp}: this process's VP. */
+    public final int vp;
+    /** {@code state->nvp}: the number of VPs of the job. */
+    public final int nvp;
     private final ElanCapability cap;
     private final Map<String, String> tunables = new LinkedHashMap<>();
-    private final long waitType;
-    private final int retryCount;
     private final int smallPutSize;
+
+    // ---- ELAN_BASE fields (ELAN-API.md §2.3), typed, with the C names: base->tport_nslots is base.tport_nslots.
+    // Those read from a LIBELAN_* variable say so; the others hold what the emulated library does.
+
+    /** {@code base->state}: the {@code ELAN_STATE}, which is this object too. */
+    public final ElanBase state = this;
+    /** {@code base->dmaType}: the DMA data type of the library's transfers ({@code DMA_BYTE}). */
+    public final int dmaType = Elan3.DMA_BYTE;
+    /** {@code base->retryCount}: queued-DMA and DMA retries ({@code LIBELAN_RETRYCOUNT}, 63). */
+    public final int retryCount;
+    /** {@code base->waitType}: ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count ({@code LIBELAN_WAITTYPE}, POLL). */
+    public final long waitType;
+    /** {@code base->flags}: the flags given to {@code elan_baseInit}. */
+    public final int flags;
+    /** {@code base->capabilities}: {@link #LIBELAN_HAVE_FINI} ({@code elan_fini} is collective). */
+    public final int capabilities = LIBELAN_HAVE_FINI;
+    /** {@code base->group_rbufsize}: bytes a broadcast or reduction stages per member (64 KB; larger ones are refused). */
+    public final int group_rbufsize = (int)STAGING;
+    /** {@code base->group_branch}: the broadcast tree's branching (2: binomial). */
+    public final int group_branch = 2;
+    /** {@code base->group_flags}: {@link #ELAN_HWBCAST} when {@code LIBELAN_GROUP_HWBCAST} is 1 (callers pass it to reductions). */
+    public final int group_flags;
+    /** {@code base->tport_nslots}: Tports input-queue slots ({@code LIBELAN_TPORT_NSLOTS}, 64). */
+    public final int tport_nslots;
+    /** {@code base->tport_flags}: Tports flags (0). */
+    public final int tport_flags = 0;
+    /** {@code base->tport_smallmsg}: the inline limit ({@code LIBELAN_TPORT_SMALLMSG}, 288). */
+    public final int tport_smallmsg;
+    /** {@code base->tport_bigmsg}: the largest message buffered before a receive ({@code LIBELAN_TPORT_BIGMSG}, 65536). */
+    public final int tport_bigmsg;
+    /** {@code base->tport_fragsize}: big messages are pulled in fragments of this size ({@code LIBELAN_TPORT_FRAGSIZE}, 1 MB). */
+    public final int tport_fragsize;
+    /** {@code base->tport_stripemsg}: striping threshold; one rail, so never reached ({@link Integer#MAX_VALUE}). */
+    public final int tport_stripemsg = Integer.MAX_VALUE;
+    /** {@code base->putget_flags}: 0. */
+    public final int putget_flags = 0;
+    /** {@code base->putget_smallputsize}: puts up to this size are copied first ({@code LIBELAN_PUTGET_SMALLPUTSIZE}, 64). */
+    public final int putget_smallputsize;
+    /** {@code base->putget_throttle}: the throttle callers pass to {@code elan_putgetInit} ({@code LIBELAN_PUTGET_THROTTLE}, 0: none). */
+    public final int putget_throttle;
+    /** {@code base->mqueue_slotsize}: the largest queue slot ({@link ElanQueue#MAX_SLOT_SIZE}). */
+    public final int mqueue_slotsize = ElanQueue.MAX_SLOT_SIZE;
+    /** {@code base->lock_flags}: 0. */
+    public final int lock_flags = 0;
+    /** {@code base->galloc_size}: bytes of the collective heap {@code elan_gallocMain} allocates from. */
+    public final long galloc_size;
+    /** {@code base->shm_enable}: 1 when processes of one node exchange Tports messages through shared memory ({@code LIBELAN_SHM_ENABLE}, 1). */
+    public final int shm_enable;
+    /** {@code base->shm_key}: the shared-memory key (0: the emulator needs none). */
+    public final int shm_key = 0;
+    /** {@code base->shm_fragsize}: shared-memory FIFO fragment size ({@code LIBELAN_SHM_FRAGSIZE}, 8192). */
+    public final int shm_fragsize;
+    /** {@code base->shm_fifodepth}: shared-memory FIFO depth in fragments ({@code LIBELAN_SHM_FIFODEPTH}, 16). */
+    public final int shm_fifodepth;
+    /** {@code base->shm_bigmsg}: larger messages between processes of a node go through the NIC ({@code LIBELAN_SHM_BIGMSG}, 1 MB). */
+    public final int shm_bigmsg;
     private final ArrayDeque<Slot> free = new ArrayDeque<>();
     private final List<Slot> busy = new ArrayList<>();
-    private final ElanGroup allGroup;
+    /** {@code base->allGroup}: every process of the job. */
+    public final ElanGroup allGroup;
     private final Map<Integer, GroupArea> areas = new LinkedHashMap<>();
     private final RangeAllocator symmetric;
     private int nextGroupId;
@@ -168,9 +233,21 @@ public final class ElanBase
                 tunables.put(e.getKey().substring("LIBELAN_".length()).toLowerCase(java.util.Locale.ROOT), e.getValue());
             }
         }
+        this.flags = flags;
         this.waitType = parseWaitType(tunables.getOrDefault("waittype", "POLL"));
         this.retryCount = intTunable("retrycount", 63, 0, 63);
         this.smallPutSize = intTunable("putget_smallputsize", 64, 0, 64);
+        this.putget_smallputsize = smallPutSize;
+        this.putget_throttle = intTunable("putget_throttle", 0, 0, Integer.MAX_VALUE);
+        this.group_flags = intTunable("group_hwbcast", 0, 0, 1) != 0 ? ELAN_HWBCAST : 0;
+        this.tport_nslots = intTunable("tport_nslots", 64, 2, 4096);
+        this.tport_smallmsg = intTunable("tport_smallmsg", 288, 0, 288);
+        this.tport_bigmsg = intTunable("tport_bigmsg", 65536, 0, Integer.MAX_VALUE);
+        this.tport_fragsize = intTunable("tport_fragsize", 1 << 20, 320, Integer.MAX_VALUE);
+        this.shm_enable = intTunable("shm_enable", 1, 0, 1);
+        this.shm_fragsize = intTunable("shm_fragsize", 8192, 64, Integer.MAX_VALUE);
+        this.shm_fifodepth = intTunable("shm_fifodepth", 16, 1, Integer.MAX_VALUE);
+        this.shm_bigmsg = intTunable("shm_bigmsg", 1 << 20, 0, Integer.MAX_VALUE);
         this.cap = Rms.getcap();
         // LIBELAN_ALLOC_SIZE / LIBELAN_ALLOCELAN_SIZE, in whole pages
         final long page = SparseMemory.PAGE_SIZE;
@@ -181,12 +258,13 @@ public final class ElanBase
         this.vp = ctx.process();
         this.nvp = cap.nvps();
         this.symmetric = new RangeAllocator("collective heap", ctx.allocMain(8192, 1 << 24), 1 << 24);
+        this.galloc_size = symmetric.size();
         final int[] all = new int[nvp];
         for (int i = 0; i < nvp; i++)
         {
             all[i] = i;
         }
-        this.allGroup = new ElanGroup(nextGroupId++, all, vp);
+        this.allGroup = new ElanGroup(this, nextGroupId++, all, vp);
         areas.put(allGroup.id, new GroupArea(allGroup));
         ctx.blockInputter(0);
         // every member's collective memory exists before anyone writes into it
@@ -315,16 +393,6 @@ public final class ElanBase
     public int retryCount()
     {
         return retryCount;
-    }
-
-    /**
-     * @param name a tunable without the {@code LIBELAN_} prefix, lower case (e.g. {@code tport_smallmsg}).
-     * @param dflt its default.
-     * @return the value from the environment, or the default.
-     */
-    public String tunable(final String name, final String dflt)
-    {
-        return tunables.getOrDefault(name, dflt);
     }
 
     /**
@@ -600,6 +668,14 @@ public final class ElanBase
         PutGet(final int throttle)
         {
             this.throttle = throttle;
+        }
+
+        /**
+         * @return the base this handle belongs to.
+         */
+        public ElanBase base()
+        {
+            return ElanBase.this;
         }
 
         private ElanEvent track(final ElanEvent e)
@@ -931,7 +1007,7 @@ public final class ElanBase
         {
             checkVp("group member", v);
         }
-        final ElanGroup g = new ElanGroup(nextGroupId++, vps, vp);
+        final ElanGroup g = new ElanGroup(this, nextGroupId++, vps, vp);
         areas.put(g.id, new GroupArea(g));
         gsync(allGroup);
         return g;

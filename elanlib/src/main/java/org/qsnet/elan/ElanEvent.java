@@ -3,9 +3,13 @@ package org.qsnet.elan;
 import org.qsnet.fabric.QsnetException;
 
 /**
- * {@code ELAN_EVENT}: the completion handle every non-blocking call returns. {@link #poll} tests
- * it, {@link #waitEvent} blocks until it completes and consumes it (as {@code elan_wait} releases
- * the event to the free list), {@link #done} is the cheaper test.
+ * {@code ELAN_EVENT}: the one completion handle every non-blocking call returns — puts and gets
+ * (and their {@code doput}/{@code putv} forms), queue sends, and the Tports sends and receives,
+ * whose {@code TxEvent} and {@code RxEvent} are subclasses — so code that keeps events of
+ * different origins in one list and waits on each with {@code elan_wait} works as in libelan,
+ * where the event is polymorphic. {@link #poll} tests it, {@link #waitEvent} blocks until it
+ * completes and consumes it (as {@code elan_wait} releases the event to the free list),
+ * {@link #done} is the cheaper test.
  */
 public abstract class ElanEvent
 {
@@ -33,6 +37,17 @@ public abstract class ElanEvent
      */
     protected void release()
     {
+    }
+
+    /**
+     * The failure the operation ended with (e.g. a receive whose message did not fit), which
+     * {@link #waitEvent} throws once the event is consumed.
+     *
+     * @return the reason, or null when the operation succeeded.
+     */
+    protected String failure()
+    {
+        return null;
     }
 
     private void live()
@@ -92,6 +107,11 @@ public abstract class ElanEvent
         }
         consumed = true;
         release();
+        final String f = failure();
+        if (f != null)
+        {
+            throw new QsnetException(f);
+        }
     }
 
     /**

@@ -5,12 +5,16 @@ import java.util.Arrays;
 import org.qsnet.fabric.QsnetException;
 
 /**
- * {@code ELAN_GROUP}: a set of VPs for collectives, with this process's index in it. A group of
- * contiguous VPs (such as {@code allGroup}) is held as its range, as libelan's {@code lookupFn} maps
- * an index to a VP without a table, so a member's group costs no memory per member.
+/**
+ * {@code ELAN_GROUP}: a set of VPs for collectives, with this process's index in it. A group
+ * knows the base that made it, so the collectives take only the group, as in C
+ * ({@code elan_gsync(group)}). A group of contiguous VPs (such as {@code allGroup}) is held as its
+ * range, as libelan's {@code lookupFn} maps an index to a VP without a table, so a member's group
+ * costs no memory per member.
  */
 public final class ElanGroup
 {
+    private final ElanBase base;
     /** The members in group order; null when they are the contiguous VPs first..first+size-1. */
     private final int[] vps;
     private final int first;
@@ -18,8 +22,9 @@ public final class ElanGroup
     private final int self;
     final int id;
 
-    ElanGroup(final int id, final int[] vps, final int myVp)
+    ElanGroup(final ElanBase base, final int id, final int[] vps, final int myVp)
     {
+        this.base = base;
         this.id = id;
         this.size = vps.length;
         this.first = vps.length == 0 ? 0 : vps[0];
@@ -39,6 +44,14 @@ public final class ElanGroup
         }
         QsnetException.require(s >= 0, "group", Arrays.toString(vps), "does not contain this process's VP " + myVp);
         this.self = s;
+    }
+
+    /**
+     * @return the base that made the group ({@code base->allGroup}, or {@link ElanBase#group}).
+     */
+    public ElanBase base()
+    {
+        return base;
     }
 
     /**

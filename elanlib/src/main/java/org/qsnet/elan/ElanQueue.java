@@ -31,6 +31,7 @@ public final class ElanQueue
     final long header;
     final long headerVa;
     private final long doneBlock;
+    private String claimedBy;
 
     ElanQueue(final ElanBase base)
     {
@@ -42,6 +43,29 @@ public final class ElanQueue
         // its done pattern is written by elan3_initevent_main
         this.doneBlock = ctx.allocElan(E3.BLK_SIZE, E3.BLK_SIZE);
         ctx.write32Sdram(header + E3.Q_STATE, E3.QUEUE_LOCKED);
+    }
+
+    /**
+     * Hands the queue's {@code E3_Queue} header to a library that runs its own consumer on it
+     * ({@code elan_tportInit}); the queue cannot then be used by another.
+     *
+     * @param by the library, for the message a second user gets.
+     * @return the header's SDRAM handle (locked: {@code q_state} is {@code E3_QUEUE_LOCKED}).
+     */
+    public long claim(final String by)
+    {
+        QsnetException.require(claimedBy == null, "queue", "at Elan 0x" + Long.toHexString(headerVa),
+            "is already used by " + claimedBy + " (one queue per Tport or receiver)");
+        claimedBy = by;
+        return header;
+    }
+
+    /**
+     * @return the Elan address of the queue's header (the same on every member for a galloc'd queue).
+     */
+    public long elanAddress()
+    {
+        return headerVa;
     }
 
     /**
@@ -134,6 +158,9 @@ public final class ElanQueue
 
         Rx(final int nSlots, final int slotSize)
         {
+            QsnetException.require(claimedBy == null || claimedBy.equals("elan_queueRxInit"), "queue",
+                "at Elan 0x" + Long.toHexString(headerVa), "is already used by " + claimedBy);
+            claimedBy = "elan_queueRxInit";
             QsnetException.require(nSlots >= 2, "nSlots", nSlots, "must be at least 2");
             QsnetException.require(slotSize >= 1 && slotSize <= MAX_SLOT_SIZE, "slotSize", slotSize,
                 "must be in 1.." + MAX_SLOT_SIZE + " (elan_queueMaxSlotSize)");

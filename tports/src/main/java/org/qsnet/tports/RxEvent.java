@@ -79,6 +79,12 @@ public final class RxEvent extends WordEvent
         port.recycle(this);
     }
 
+    @Override
+    protected String failure()
+    {
+        return error;
+    }
+
     /**
      * @return the receive in its user's terms (what a deadlock report says the process waits for).
      */
@@ -116,10 +122,6 @@ public final class RxEvent extends WordEvent
     public Tport.RxResult rxWait()
     {
         waitEvent(Elan3.ELAN_POLL_EVENT);
-        if (error != null)
-        {
-            throw new QsnetException(error);
-        }
         return new Tport.RxResult(sender, tag, size, (flags & Tport.RX_PROBE) != 0 ? 0 : dataAddr);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 
 import org.qsnet.elan.ElanBase;
+import org.qsnet.elan.ElanQueue;
 import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
@@ -106,16 +107,16 @@ public final class Tport
     private final int shmFragSize;
     private final int shmBigmsg;
 
-    private Tport(final ElanBase base, final int nslots, final int smallmsg, final int bigmsg, final long waitType,
-        final int retryCount, final int shmFifoDepth, final int shmFragSize)
+    private Tport(final ElanBase base, final ElanQueue q, final int nslots, final int smallmsg, final int bigmsg,
+        final long waitType, final int retryCount, final int shmFifoDepth, final int shmFragSize)
     {
         QsnetException.require(shmFifoDepth >= 1, "shmFifoDepth", shmFifoDepth, "must be at least 1");
         QsnetException.require(shmFragSize >= 64, "shmFragSize", shmFragSize, "must be at least 64");
         this.shmFifoDepth = shmFifoDepth;
-        this.fragSize = Integer.parseInt(base.tunable("tport_fragsize", Integer.toString(1 << 20)));
-        QsnetException.require(fragSize >= 320, "LIBELAN_TPORT_FRAGSIZE", fragSize, "must be at least 320");
+        this.fragSize = base.tport_fragsize;
         this.shmFragSize = shmFragSize;
-        this.shmBigmsg = Integer.parseInt(base.tunable("shm_bigmsg", Integer.toString(1 << 20)));
+        // LIBELAN_SHM_ENABLE=0: processes of one node go through the NIC like any others
+        this.shmBigmsg = base.shm_enable != 0 ? base.shm_bigmsg : -1;
         QsnetException.require(nslots >= 2 && nslots <= 4096, "nslots", nslots, "must be in 2..4096");
         QsnetException.require(smallmsg >= 0 && smallmsg <= 320 - ENVELOPE, "smallmsg", smallmsg,
             "must be in 0.." + (320 - ENVELOPE) + " (an envelope and its inline data fill one 320-byte queue slot)");
@@ -130,9 +131,11 @@ public final class Tport
         this.bigmsg = bigmsg;
         this.waitType = waitType;
         this.retryCount = retryCount;
-        // the queue and its slots at the same addresses on every process (collective init)
-        this.queue = ctx.allocElan(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
-        this.queueVa = ctx.sdram2elan(queue);
+        // the queue (galloc'd) and the slots at the same addresses on every process (collective init)
+        this.queue = q.claim("elan_tportInit");
+        this.queueVa = q.elanAddress();
+        QsnetException.require(ctx.sdram2elan(queue) == queueVa, "q", "at Elan 0x" + Long.toHexString(queueVa),
+            "must come from this process's base");
         // the slots live in Elan memory, where the thread processor matches them without crossing PCI
         this.slots = ctx.allocElan(64, (long)nslots * slotSize);
         if (slots == 0)
@@ -158,42 +161,45 @@ public final class Tport
     }
 
     /**
-     * {@code elan_tportInit}: creates this process's port; every process of the job calls it, in
-     * the same order.
+     * {@code elan_tportInit} (the libelan 1.4.8 form, ELAN-API.md §2.6.1): creates this process's
+     * port on queue {@code q}; every process of the job calls it, in the same order.
      *
-     * @param base          the base.
-     * @param nslots        input queue slots.
-     * @param smallmsg      inline limit: messages shorter than this travel with their envelope (288).
-     * @param bigmsg        largest message buffered at the receiver before a receive is posted.
-     * @param stripemsg     striping threshold (one rail: unused).
-     * @param waitType      ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
-     * @param retryCount    queued-DMA retries.
-     * @param shmKey        shared-memory key (unused: see the README).
-     * @param shmFifoDepth  shared-memory FIFO depth (unused).
-     * @param shmFragSize   shared-memory fragment size (unused).
-     * @param flags         0.
+     * @param base         the base ({@code ELAN_STATE *}).
+     * @param q            the port's input queue, from {@code elan_gallocQueue} (or {@code elan_allocQueue}),
+     *                     used by nothing else.
+     * @param nslots       input queue slots ({@code base->tport_nslots}).
+     * @param smallmsg     inline limit: messages shorter than this travel with their envelope (at most 288).
+     * @param bigmsg       largest message buffered at the receiver before a receive is posted.
+     * @param stripemsg    striping threshold (one rail: unused).
+     * @param waitType     ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
+     * @param retryCount   queued-DMA retries.
+     * @param shmKey       shared-memory key: C passes {@code &base->shm_key}, here its value (the emulator needs none).
+     * @param shmFifoDepth shared-memory FIFO depth in fragments (0: 16).
+     * @param shmFragSize  shared-memory fragment size (0: 8192).
+     * @param flags        {@code base->tport_flags} (0).
      * @return the port.
      */
-    public static Tport init(final ElanBase base, final int nslots, final int smallmsg, final int bigmsg,
-        final int stripemsg, final long waitType, final int retryCount, final int shmKey, final int shmFifoDepth,
-        final int shmFragSize, final int flags)
+    public static Tport init(final ElanBase base, final ElanQueue q, final int nslots, final int smallmsg,
+        final int bigmsg, final int stripemsg, final long waitType, final int retryCount, final int shmKey,
+        final int shmFifoDepth, final int shmFragSize, final int flags)
     {
-        return new Tport(base, nslots, smallmsg, bigmsg, waitType, retryCount, shmFifoDepth <= 0 ? 16 : shmFifoDepth,
+        QsnetException.require(flags == 0, "flags", flags, "must be 0 (base->tport_flags)");
+        return new Tport(base, q, nslots, smallmsg, bigmsg, waitType, retryCount, shmFifoDepth <= 0 ? 16 : shmFifoDepth,
             shmFragSize <= 0 ? 8192 : shmFragSize);
     }
 
     /**
-     * A port with the defaults of the base's tunables ({@code LIBELAN_TPORT_*}).
+     * A port with the base's tunables ({@code base.tport_nslots}, {@code tport_smallmsg},
+     * {@code tport_bigmsg}, {@code waitType}, {@code retryCount}, {@code shm_fifodepth},
+     * {@code shm_fragsize}) on a queue of its own.
      *
      * @param base the base.
      * @return the port.
      */
     public static Tport init(final ElanBase base)
     {
-        return new Tport(base, Integer.parseInt(base.tunable("tport_nslots", "64")),
-            Integer.parseInt(base.tunable("tport_smallmsg", "288")), Integer.parseInt(base.tunable("tport_bigmsg", "65536")),
-            base.waitType(), base.retryCount(), Integer.parseInt(base.tunable("shm_fifodepth", "16")),
-            Integer.parseInt(base.tunable("shm_fragsize", "8192")));
+        return new Tport(base, base.allocQueue(), base.tport_nslots, base.tport_smallmsg, base.tport_bigmsg,
+            base.waitType, base.retryCount, base.shm_fifodepth, base.shm_fragsize);
     }
 
     /**
@@ -767,6 +773,17 @@ public final class Tport
         TportStats copy()
         {
             final TportStats s = new TportStats();
+            copyInto(s);
+            return s;
+        }
+
+        /**
+         * Copies every counter into another record (as {@code elan_tportGetStats} fills the caller's struct).
+         *
+         * @param s the record overwritten.
+         */
+        public void copyInto(final TportStats s)
+        {
             s.nTxSmall = nTxSmall;
             s.nTxBig = nTxBig;
             s.nTxBigSync = nTxBigSync;
@@ -778,7 +795,6 @@ public final class Tport
             s.nFragTx = nFragTx;
             s.nFragRx = nFragRx;
             s.bufBytes = bufBytes;
-            return s;
         }
     }
 

@@ -73,7 +73,7 @@ class SpinLoopTest
                 dma.dma_source = elan3_main2elan(ctx, buf);
                 dma.dma_dest = elan3_main2elan(ctx, buf);
                 dma.dma_destCookieVProc = 1;
-                dma.dma_destEvent = elan3_sdram2elan(ctx, null, ev);
+                dma.dma_destEvent = elan3_sdram2elan(ctx, ctx.sdram, ev);
                 seen[0] = p.nowNs();
                 elan3_putdma_main(ctx, dma, scratch);
             }
@@ -138,15 +138,15 @@ class SpinLoopTest
             {
                 final E3DmaMain dma = new E3DmaMain();
                 dma.dma_type = E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
-                dma.dma_source = elan3_sdram2elan(ctx, null, buf);
-                dma.dma_dest = elan3_sdram2elan(ctx, null, buf);
-                dma.dma_destEvent = elan3_sdram2elan(ctx, null, ev);
+                dma.dma_source = elan3_sdram2elan(ctx, ctx.sdram, buf);
+                dma.dma_dest = elan3_sdram2elan(ctx, ctx.sdram, buf);
+                dma.dma_destEvent = elan3_sdram2elan(ctx, ctx.sdram, ev);
                 dma.dma_destCookieVProc = 1;
                 elan3_putdma_main(ctx, dma, scratch);
             }
             else if (spin)
             {
-                while (!EVENT_WORD_READY(ctx, word))
+                while (!EVENT_WORD_READY(word))
                 {
                     // spin, as C code does on the macro
                 }

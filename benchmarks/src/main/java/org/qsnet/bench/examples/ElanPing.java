@@ -35,13 +35,25 @@ public final class ElanPing
         }
 
         // attach, as TEAC and LA-MPI do
-        final ElanCapability cap = rms_getcap();
+        final ElanCapability cap = new ElanCapability();
+        final int[] capIndex = new int[1];
+        if (rms_mycap(capIndex) < 0 || rms_getcap(capIndex[0], cap) < 0)
+        {
+            perror("rms_getcap");
+            return;
+        }
         final Elan3Context ctx = elan3_init(0, 0x400000, 0x2000000, 0x200000, 0x200000);
+        if (ctx == null)
+        {
+            perror("elan3_init");
+            return;
+        }
         elan3_set_required_mappings(ctx);
         elan3_block_inputter(ctx, 1);
-        if (elan3_attach(ctx, cap) != 0 || elan3_addvp(ctx, 0, cap) != 0)
+        if (elan3_attach(ctx, cap) < 0 || elan3_addvp(ctx, 0, cap) < 0)
         {
-            throw new IllegalStateException("attach failed");
+            perror("elan3_attach");
+            return;
         }
         final int me = elan3_process(ctx);
         final int peer = 1 - me;
@@ -58,9 +70,9 @@ public final class ElanPing
         final E3DmaMain dma = new E3DmaMain();
         dma.dma_type = E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
         dma.dma_size = size;
-        dma.dma_source = elan3_sdram2elan(ctx, null, buf);
-        dma.dma_dest = elan3_sdram2elan(ctx, null, buf);      // symmetric addresses
-        dma.dma_destEvent = elan3_sdram2elan(ctx, null, ev);
+        dma.dma_source = elan3_sdram2elan(ctx, ctx.sdram, buf);
+        dma.dma_dest = elan3_sdram2elan(ctx, ctx.sdram, buf);      // symmetric addresses
+        dma.dma_destEvent = elan3_sdram2elan(ctx, ctx.sdram, ev);
         dma.dma_destCookieVProc = peer;
         dma.dma_srcCookieVProc = elan3_local_cookie(ctx, me, peer);
 

@@ -4,7 +4,7 @@ import static org.qsnet.elan.Elanlib.*;
 import static org.qsnet.tports.Tports.*;
 
 import org.qsnet.elan.ElanBase;
-import org.qsnet.elan3.Elan3;
+import org.qsnet.elan.ElanQueue;
 import org.qsnet.tports.Tport;
 
 /**
@@ -26,23 +26,28 @@ public final class TportPing
         final int size = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         final int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         final ElanBase base = elan_baseInit(0);
-        final Tport tp = elan_tportInit(base, 64, 288, 65536, 0, Elan3.ELAN_POLL_EVENT, 63, 0, 0, 0, 0);
-        final int me = base.vp();
+        final ElanQueue q = elan_gallocQueue(base, base.allGroup);
+        final Tport tp = elan_tportInit(base.state, q, base.tport_nslots, base.tport_smallmsg, base.tport_bigmsg,
+            base.tport_stripemsg, base.waitType, base.retryCount, base.shm_key, base.shm_fifodepth, base.shm_fragsize,
+            base.tport_flags);
+        final int me = base.state.vp;
         final int peer = 1 - me;
         final long buf = elan_allocMain(base, 64, Math.max(64, size));
-        elan_gsync(base, base.allGroup());
+        elan_gsync(base.allGroup);
         final long start = elan_clock(base);
         for (int i = 0; i < iterations; i++)
         {
             if (me == 0)
             {
                 elan_tportTxWait(elan_tportTxStart(tp, 0, peer, me, 7, buf, size));
-                elan_tportRxWait(elan_tportRxStart(tp, 0, -1, peer, -1, 7, buf, size));
+                elan_tportRxWait(elan_tportRxStart(tp, 0, -1, peer, -1, 7, buf, size), null, null, null);
             }
             else
             {
-                final Tport.RxResult r = elan_tportRxWait(elan_tportRxStart(tp, 0, -1, peer, -1, 7, buf, size));
-                elan_tportTxWait(elan_tportTxStart(tp, 0, peer, me, r.tag(), buf, r.size()));
+                final int[] tag = new int[1];
+                final long[] got = new long[1];
+                elan_tportRxWait(elan_tportRxStart(tp, 0, -1, peer, -1, 7, buf, size), null, tag, got);
+                elan_tportTxWait(elan_tportTxStart(tp, 0, peer, me, tag[0], buf, got[0]));
             }
         }
         if (me == 0)
