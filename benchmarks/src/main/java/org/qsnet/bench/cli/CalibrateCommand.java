@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
     description = "Runs the Elan3lib, Elanlib and Tports experiments behind every CALIBRATION.md figure on its platform profile and prints "
-        + "published vs emulated values and the difference (target: within 5 %).")
+        + "published vs emulated values and the difference (target: within 5 %%).")
 public final class CalibrateCommand implements Callable<Integer>
 {
     @Option(names = "--profile", description = "Only this profile: pentium3-he, alpha-es40, xeon-gc.")
@@ -29,6 +29,7 @@ public final class CalibrateCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        output.check();
         if (profile != null)
         {
             PlatformProfile.named(profile);

@@ -39,6 +39,7 @@ public final class HotspotCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        output.check();
         final PlatformProfile p = platform.profile();
         final Placement where = switch (memory.toLowerCase(Locale.ROOT))
         {

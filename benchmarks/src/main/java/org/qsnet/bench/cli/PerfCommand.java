@@ -13,6 +13,7 @@ import org.qsnet.bench.report.Table;
 import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
 import org.qsnet.bench.traffic.TrafficSpec;
+import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.model.FabricConfig;
 
 import picocli.CommandLine.Command;
@@ -41,7 +42,7 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "--warmup-runs", defaultValue = "2", description = "Unmeasured runs per case first, to warm the JIT. Default: ${DEFAULT-VALUE}.")
     int warmupRuns;
 
-    @Option(names = "--repeat", defaultValue = "3", description = "Runs per case. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--repeat", defaultValue = "3", description = "Runs per case, 1..100. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
     @Mixin
@@ -50,6 +51,15 @@ public final class PerfCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        QsnetException.require(sizes != null && sizes.length > 0, "--nodes", "", "must list at least one network size");
+        for (final int n : sizes)
+        {
+            QsnetException.require(n >= 2 && n <= 4096, "--nodes value", n, "must be in 2..4096");
+        }
+        QsnetException.require(measureUs >= 1 && measureUs <= 1e6, "--measure-us", measureUs, "must be in 1..1000000 (1 s simulated)");
+        QsnetException.require(warmupRuns >= 0 && warmupRuns <= 100, "--warmup-runs", warmupRuns, "must be in 0..100");
+        QsnetException.require(repeat >= 1 && repeat <= 100, "--repeat", repeat, "must be in 1..100");
+        output.check();
         final Table t = new Table("emulator performance: uniform traffic at saturation (median of " + repeat + " runs)")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))

@@ -33,8 +33,8 @@ public final class PrunCommand implements Callable<Integer>
     @Option(names = "-n", required = true, description = "Number of processes.")
     int procs;
 
-    @Option(names = "-N", defaultValue = "0", description = "Number of nodes (default: one process per node).")
-    int nodes;
+    @Option(names = "-N", description = "Number of nodes, at least 1 (default: one process per node).")
+    Integer nodes;
 
     @Option(names = "-m", defaultValue = "block", description = "Process-to-node mapping: block or cyclic. Default: ${DEFAULT-VALUE}.")
     String mapping;
@@ -69,6 +69,7 @@ public final class PrunCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        QsnetException.require(nodes == null || nodes >= 1, "-N", nodes, "must be at least 1 (leave -N out for one process per node)");
         PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
         if (dim != null)
         {
@@ -82,7 +83,7 @@ public final class PrunCommand implements Callable<Integer>
         };
         final ElanMain program = load(mainClass);
         final Prun.Session session = new Prun.Session(p, seed);
-        session.launch(new Prun.Options(procs, nodes, cyclic, base, env), program, args.toArray(new String[0]));
+        session.launch(new Prun.Options(procs, nodes == null ? 0 : nodes, cyclic, base, env), program, args.toArray(new String[0]));
         final PrintStream out = System.out;
         if (tag)
         {

@@ -1,7 +1,6 @@
 package org.qsnet.bench.report;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,6 +14,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.qsnet.fabric.QsnetException;
 
 /**
  * PNG figures drawn with XChart.
@@ -146,7 +146,7 @@ public final class Plots
         }
         catch (final IOException e)
         {
-            throw new UncheckedIOException("cannot write " + file, e);
+            throw new QsnetException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 }

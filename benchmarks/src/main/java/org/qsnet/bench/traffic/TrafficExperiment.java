@@ -315,9 +315,36 @@ public final class TrafficExperiment
      */
     public TrafficPoint run()
     {
-        kernel.runUntil(windowStartNs);
-        fabric.resetStats();
-        kernel.runUntil(windowEndNs);
+        return run(null);
+    }
+
+    /**
+     * Runs warm-up and window in twenty steps of simulated time, telling {@code progress} after
+     * each, and measures. The steps do not change the result.
+     *
+     * @param progress told the simulated ns run so far (of {@code warmupNs + measureNs}) after
+     *                 each step; null for none.
+     * @return the outcome.
+     */
+    public TrafficPoint run(final java.util.function.LongConsumer progress)
+    {
+        final int steps = 20;
+        boolean reset = false;
+        for (int i = 1; i <= steps; i++)
+        {
+            final long until = windowEndNs * i / steps;
+            if (!reset && until >= windowStartNs)
+            {
+                kernel.runUntil(windowStartNs);
+                fabric.resetStats();
+                reset = true;
+            }
+            kernel.runUntil(until);
+            if (progress != null)
+            {
+                progress.accept(until);
+            }
+        }
         final double windowNs = windowNs();
         int measuredSenders = 0;
         double min = Double.MAX_VALUE;
