@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.qsnet.bench.elan3.Calibration;
+import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.model.PlatformProfile;
 
@@ -52,6 +53,21 @@ public final class CalibrateCommand implements Callable<Integer>
             all &= r.ok();
         }
         output.emit(t, System.out);
+        if (output.plot != null)
+        {
+            final List<String> names = new java.util.ArrayList<>();
+            final List<Double> diffs = new java.util.ArrayList<>();
+            for (final Calibration.Result r : results)
+            {
+                if (!r.target().bound())
+                {
+                    names.add(r.target().profile() + ": " + r.target().figure());
+                    diffs.add(100 * r.difference());
+                }
+            }
+            Plots.bars(output.plot, "Calibration: emulated vs published (target within ±5 %)", "qsnet " + BuildInfo.version(),
+                "emulated - published (% of published)", names, diffs);
+        }
         return all ? 0 : 1;
     }
 

@@ -72,7 +72,9 @@ public final class CongestionCommand implements Callable<Integer>
         }
         if (output.plot != null)
         {
-            m.png(output.plot, title);
+            m.png(output.plot, title, "qsnet " + BuildInfo.version() + ", seed " + spec.seed() + ", profile "
+                + (spec.viaNic() ? spec.nicProfile().name() + ", injection nic" : "none, injection link") + ", "
+                + spec.measureNs() / 1000.0 + " us measured");
         }
         return 0;
     }

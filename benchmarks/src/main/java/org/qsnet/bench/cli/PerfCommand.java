@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
@@ -69,6 +70,9 @@ public final class PerfCommand implements Callable<Integer>
             .column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
             .column("live_heap_MB", "%.1f");
+        final double[] px = new double[sizes.length];
+        final double[] slowdown = new double[sizes.length];
+        int pi = 0;
         for (final int nodes : sizes)
         {
             final double[] host = new double[repeat];
@@ -112,8 +116,17 @@ public final class PerfCommand implements Callable<Integer>
             final double med = host[repeat / 2];
             final double simNs = measureUs * 1000;
             t.row(nodes, measureUs, med / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), built, peak, live);
+            px[pi] = nodes;
+            slowdown[pi] = med / simNs;
+            pi++;
         }
         output.emit(t, System.out);
+        if (output.plot != null)
+        {
+            Plots.lines(output.plot, "Emulator slowdown, uniform traffic at saturation", "wall clock, JDK "
+                + System.getProperty("java.version"), "nodes (log)", "host time / simulated time (log)",
+                List.of(new Plots.Series("slowdown", px, slowdown)), true, true);
+        }
         return 0;
     }
 

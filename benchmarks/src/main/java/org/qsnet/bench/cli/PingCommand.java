@@ -75,21 +75,27 @@ public final class PingCommand implements Callable<Integer>
         t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f");
         final double[] x = new double[sizes.length];
         final double[] y = new double[sizes.length];
+        final double[] latency = new double[sizes.length];
         int i = 0;
         for (final int size : sizes)
         {
             final double lat = PingExperiment.latencyNs(p, size, s, d, bidirectional) / 1000.0;
             final double bw = size == 0 ? 0 : PingExperiment.bandwidthMBs(p, size, size > 65536 ? 2 : 4, s, d, bidirectional);
             t.row(size, lat, bw);
-            x[i] = Math.max(1, size);
+            x[i] = size;
+            latency[i] = lat;
             y[i++] = bw;
             System.err.printf(Locale.ROOT, "%d B: %.3f us, %.1f MB/s%n", size, lat, bw);
         }
         output.emit(t, System.out);
         if (output.plot != null)
         {
-            Plots.lines(output.plot, "Elan3lib bandwidth, " + p.name(), "qsnet " + BuildInfo.version(), "message size (bytes)",
-                "MB/s", java.util.List.of(new Plots.Series(src + " -> " + dst, x, y)));
+            final String how = s.name().toLowerCase(Locale.ROOT) + " -> " + d.name().toLowerCase(Locale.ROOT)
+                + (bidirectional ? ", both ways" : "");
+            Plots.twoAxes(output.plot, "Elan3lib ping, " + how + ", " + p.name(), "qsnet " + BuildInfo.version()
+                + " (0 B left out of the log axes)", "message size (bytes, log)", new Plots.Series("one-way latency (us)", x, latency),
+                "one-way latency (us, log)", new Plots.Series("bandwidth (MB/s)", x, y), "bandwidth (MB/s per direction, log)", true,
+                true);
         }
         return 0;
     }

@@ -105,7 +105,9 @@ public final class TrafficCommand implements Callable<Integer>
         if (output.plot != null)
         {
             Plots.lines(output.plot, "Accepted vs offered load, " + first.nodes() + " nodes",
-                "qsnet " + BuildInfo.version() + ", seed " + first.seed(), "offered load (fraction of injection limit)",
+                "qsnet " + BuildInfo.version() + ", seed " + first.seed() + ", "
+                    + (first.viaNic() ? "injection nic, profile " + first.nicProfile().name() : "injection link, no NIC profile"),
+                "offered load (fraction of injection limit)",
                 "accepted load (fraction of injection limit)", series);
         }
         return 0;

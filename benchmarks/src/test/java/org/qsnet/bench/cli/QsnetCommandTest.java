@@ -3,6 +3,7 @@ package org.qsnet.bench.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -293,6 +294,50 @@ class QsnetCommandTest
         }
         final String[] quietRun = run("traffic", "-n", "16", "--loads", "0.5");
         assertFalse(quietRun[2].contains("% of"), "a short point prints no steps: " + quietRun[2]);
+    }
+
+    private static java.awt.image.BufferedImage png(final Path file) throws Exception
+    {
+        final java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(file.toFile());
+        assertNotNull(img, file + " is a PNG");
+        return img;
+    }
+
+    @Test
+    void shouldDrawAFigureForEveryCommandThatAcceptsPlot() throws Exception
+    {
+        final String[][] commands = {
+            {"hotspot", "--size", "4096", "--reps", "1"},
+            {"perf", "--nodes", "16", "--measure-us", "20", "--warmup-runs", "0", "--repeat", "1"},
+            {"calibrate", "--profile", "xeon-gc"},
+            {"ping", "--sizes", "0,64,4096,65536"},
+            {"traffic", "-n", "16", "--loads", "0.5"},
+            {"congestion", "-n", "64"},
+            {"topology", "--dim", "3"}};
+        for (final String[] c : commands)
+        {
+            final Path file = dir.resolve(c[0] + ".png");
+            final String[] args = java.util.Arrays.copyOf(c, c.length + 2);
+            args[c.length] = "--plot";
+            args[c.length + 1] = file.toString();
+            final String[] r = run(args);
+            assertEquals("0", r[0], c[0] + ": " + r[2]);
+            assertTrue(png(file).getWidth() >= 800, c[0]);
+        }
+        // the heat map: exact zero is white, a small positive value is not
+        final java.awt.image.BufferedImage heat = png(dir.resolve("congestion.png"));
+        int white = 0;
+        int pale = 0;
+        for (int x = 0; x < heat.getWidth(); x += 2)
+        {
+            for (int y = 0; y < heat.getHeight(); y += 2)
+            {
+                final int rgb = heat.getRGB(x, y) & 0xffffff;
+                white += rgb == 0xffffff ? 1 : 0;
+                pale += rgb == 0xffffb2 ? 1 : 0;
+            }
+        }
+        assertTrue(white > 0 && pale > 0, "zero cells (white) and small ones (pale yellow) differ: " + white + " " + pale);
     }
 
     @Test
