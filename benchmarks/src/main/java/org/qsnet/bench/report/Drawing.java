@@ -265,7 +265,7 @@ public final class Drawing
         return head + (dim - level) * gap + 30;
     }
 
-    private static Color colour(final double v, final double max)
+    static Color colour(final double v, final double max)
     {
         if (v <= 0)
         {

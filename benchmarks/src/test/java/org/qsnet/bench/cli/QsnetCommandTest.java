@@ -324,20 +324,6 @@ class QsnetCommandTest
             assertEquals("0", r[0], c[0] + ": " + r[2]);
             assertTrue(png(file).getWidth() >= 800, c[0]);
         }
-        // the heat map: exact zero is white, a small positive value is not
-        final java.awt.image.BufferedImage heat = png(dir.resolve("congestion.png"));
-        int white = 0;
-        int pale = 0;
-        for (int x = 0; x < heat.getWidth(); x += 2)
-        {
-            for (int y = 0; y < heat.getHeight(); y += 2)
-            {
-                final int rgb = heat.getRGB(x, y) & 0xffffff;
-                white += rgb == 0xffffff ? 1 : 0;
-                pale += rgb == 0xffffb2 ? 1 : 0;
-            }
-        }
-        assertTrue(white > 0 && pale > 0, "zero cells (white) and small ones (pale yellow) differ: " + white + " " + pale);
     }
 
     @Test
