@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.qsnet.bench.elan3.Calibration;
+import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.model.PlatformProfile;
 
@@ -17,7 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
     description = "Runs the Elan3lib, Elanlib and Tports experiments behind every CALIBRATION.md figure on its platform profile and prints "
-        + "published vs emulated values and the difference (target: within 5 %).")
+        + "published vs emulated values and the difference (target: within 5 %%).")
 public final class CalibrateCommand implements Callable<Integer>
 {
     @Option(names = "--profile", description = "Only this profile: pentium3-he, alpha-es40, xeon-gc.")
@@ -29,6 +30,7 @@ public final class CalibrateCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        output.check();
         if (profile != null)
         {
             PlatformProfile.named(profile);
@@ -51,6 +53,21 @@ public final class CalibrateCommand implements Callable<Integer>
             all &= r.ok();
         }
         output.emit(t, System.out);
+        if (output.plot != null)
+        {
+            final List<String> names = new java.util.ArrayList<>();
+            final List<Double> diffs = new java.util.ArrayList<>();
+            for (final Calibration.Result r : results)
+            {
+                if (!r.target().bound())
+                {
+                    names.add(r.target().profile() + ": " + r.target().figure());
+                    diffs.add(100 * r.difference());
+                }
+            }
+            Plots.bars(output.plot, "Calibration: emulated vs published (target within ±5 %)", "qsnet " + BuildInfo.version(),
+                "emulated - published (% of published)", names, diffs);
+        }
         return all ? 0 : 1;
     }
 

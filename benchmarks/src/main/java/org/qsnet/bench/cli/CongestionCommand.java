@@ -9,6 +9,7 @@ import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
 import org.qsnet.bench.traffic.TrafficPoint;
 import org.qsnet.bench.traffic.TrafficSpec;
+import org.qsnet.fabric.QsnetException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,26 +39,28 @@ public final class CongestionCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        QsnetException.require(load > 0 && load <= 1, "--load", load, "must be in (0, 1]");
+        final Table.Format format = output.check();
         final TrafficSpec spec = workload.spec(Pattern.parse(pattern));
         final TrafficExperiment e = new TrafficExperiment(spec, load);
-        final TrafficPoint pt = e.run();
+        final TrafficPoint pt = e.run(new Progress(String.format(Locale.ROOT, "%s offered %.2f", spec.pattern().label(), load),
+            spec.warmupNs() + spec.measureNs(), System.err));
         final CongestionMatrix m = CongestionMatrix.of(e.fabric(), e.windowNs());
         final String title = String.format(Locale.ROOT, "congestion matrix: %s, %d nodes, offered %.2f, accepted %.3f",
             spec.pattern().label(), spec.nodes(), load, pt.acceptedLoad());
-        final Table table = m.table(title).fact("emulator", "qsnet " + BuildInfo.version()).fact("fabric", spec.fabric())
+        final Table table = WorkloadOptions.describe(m.table(title).fact("emulator", "qsnet " + BuildInfo.version()), spec)
+            .fact("fabric", spec.fabric())
             .fact("window", spec.measureNs() / 1000.0 + " us after " + spec.warmupNs() / 1000.0 + " us warm-up")
             .fact("seed", spec.seed());
-        if (Table.Format.parse(output.format) == Table.Format.TEXT)
+        if (format == Table.Format.TEXT)
         {
-            System.out.println("# " + title);
-            System.out.println("# qsnet " + BuildInfo.version() + ", seed " + spec.seed() + ", " + spec.fabric());
+            System.out.print(table.header());
             System.out.print(m.text());
             System.out.flush();
-            output.format = "none";
         }
-        if (!"none".equals(output.format))
+        else
         {
-            table.print(Table.Format.parse(output.format), System.out);
+            table.print(format, System.out);
         }
         if (output.csv != null)
         {
@@ -69,7 +72,9 @@ public final class CongestionCommand implements Callable<Integer>
         }
         if (output.plot != null)
         {
-            m.png(output.plot, title);
+            m.png(output.plot, title, "qsnet " + BuildInfo.version() + ", seed " + spec.seed() + ", profile "
+                + (spec.viaNic() ? spec.nicProfile().name() + ", injection nic" : "none, injection link") + ", "
+                + spec.measureNs() / 1000.0 + " us measured");
         }
         return 0;
     }

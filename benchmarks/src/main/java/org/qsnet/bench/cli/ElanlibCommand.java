@@ -24,7 +24,8 @@ public final class ElanlibCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final Table.Format f = Table.Format.parse(format);
+        final Table.Format f = OutputOptions.format("--format", format);
+        final java.util.List<Table> tables = new java.util.ArrayList<>();
         final String who = "qsnet " + BuildInfo.version();
         final PlatformProfile p3 = PlatformProfile.pentium3He();
         final Table tp = new Table("Tports one-way latency (us) and streaming bandwidth (MB/s)").fact("emulator", who).fact("profile", p3.name())
@@ -35,7 +36,7 @@ public final class ElanlibCommand implements Callable<Integer>
             tp.row(size, size > 4096 ? Double.NaN : ElanlibExperiment.tportLatencyNs(p3, size) / 1000.0,
                 size == 0 ? 0.0 : ElanlibExperiment.tportBandwidthMBs(p3, size, size >= 65536 ? 4 : 32));
         }
-        tp.print(f, System.out);
+        OsuCommand.emit(tp, f, tables);
 
         final PlatformProfile xeon = PlatformProfile.xeonGc();
         final Table put = new Table("elan_put: latency (buffer polled) and bandwidth with a window of 8").fact("emulator", who)
@@ -47,7 +48,7 @@ public final class ElanlibCommand implements Callable<Integer>
                 ElanlibExperiment.putBandwidthMBs(xeon, size, 8, size >= 65536 ? 4 : 16) / 1.048576,
                 ElanlibExperiment.getLatencyNs(xeon, size) / 1000.0);
         }
-        put.print(f, System.out);
+        OsuCommand.emit(put, f, tables);
 
         final PlatformProfile alpha = PlatformProfile.alphaEs40();
         final Table coll = new Table("barrier and broadcast (us per operation, 10 barriers / 5 broadcasts)").fact("emulator", who)
@@ -59,7 +60,12 @@ public final class ElanlibCommand implements Callable<Integer>
             coll.row(n, ElanlibExperiment.barrierNs(alpha, n, false) / 1000, ElanlibExperiment.barrierNs(alpha, n, true) / 1000,
                 ElanlibExperiment.bcastNs(alpha, n, 64) / 1000, ElanlibExperiment.bcastNs(alpha, n, 4096) / 1000);
         }
-        coll.print(f, System.out);
+        OsuCommand.emit(coll, f, tables);
+        if (f == Table.Format.JSON)
+        {
+            System.out.print(Table.renderAll(f, tables));
+            System.out.flush();
+        }
         return 0;
     }
 }

@@ -1,10 +1,13 @@
 package org.qsnet.bench.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.qsnet.bench.elan3.HotspotExperiment;
 import org.qsnet.bench.elan3.PingExperiment.Placement;
+import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.model.PlatformProfile;
@@ -39,6 +42,7 @@ public final class HotspotCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        output.check();
         final PlatformProfile p = platform.profile();
         final Placement where = switch (memory.toLowerCase(Locale.ROOT))
         {
@@ -53,13 +57,32 @@ public final class HotspotCommand implements Callable<Integer>
             .fact("published (pentium3-he)", "read flat 314 MB/s, write flat 307 MB/s, 2-16 nodes");
         t.column("nodes", "%d").column("read_MB/s", "%.1f").column("read_per_node", "%.1f").column("write_MB/s", "%.1f")
             .column("write_per_node", "%.1f");
+        final List<double[]> points = new ArrayList<>();
         for (int n = 2; n <= p.fabric().k() * p.fabric().k() && n <= 16; n *= 2)
         {
             final double r = HotspotExperiment.aggregateMBs(p, n, true, where, size, reps);
             final double w = HotspotExperiment.aggregateMBs(p, n, false, where, size, reps);
             t.row(n, r, r / (n - 1), w, w / (n - 1));
+            points.add(new double[] {n, r, w});
+            System.err.printf(Locale.ROOT, "%d nodes: read %.1f MB/s, write %.1f MB/s%n", n, r, w);
         }
         output.emit(t, System.out);
+        if (output.plot != null)
+        {
+            final double[] x = new double[points.size()];
+            final double[] read = new double[x.length];
+            final double[] write = new double[x.length];
+            for (int i = 0; i < x.length; i++)
+            {
+                x[i] = points.get(i)[0];
+                read[i] = points.get(i)[1];
+                write[i] = points.get(i)[2];
+            }
+            Plots.lines(output.plot, "Elan3lib hot spot, " + memory + " memory, " + size + " B DMAs", "qsnet " + BuildInfo.version()
+                + ", " + p.name(), "nodes (process 0 is the hot spot)", "aggregate bandwidth into / out of process 0 (MB/s)",
+                List.of(new Plots.Series("read (get from process 0)", x, read), new Plots.Series("write (put into process 0)", x, write)),
+                false, false);
+        }
         return 0;
     }
 }

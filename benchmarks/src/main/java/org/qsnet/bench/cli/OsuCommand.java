@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 @Command(name = "osu", mixinStandardHelpOptions = true,
     description = {"The Ohio State micro-benchmarks at the Elan3lib level (Elan3lib programs under prun, host-memory "
         + "buffers): bandwidth with a window of Q outstanding DMAs, host overhead per DMA, completion by polling the "
-        + "buffer vs the event vs a blocking wait, buffer reuse (N buffers in FIFO order, R % reuse), hot-spot send and "
+        + "buffer vs the event vs a blocking wait, buffer reuse (N buffers in FIFO order, R %% reuse), hot-spot send and "
         + "receive (one master, N slaves), latency with both ends sending at once."})
 public final class OsuCommand implements Callable<Integer>
 {
@@ -33,7 +33,8 @@ public final class OsuCommand implements Callable<Integer>
     public Integer call()
     {
         final PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
-        final Table.Format f = Table.Format.parse(format);
+        final Table.Format f = OutputOptions.format("--format", format);
+        final java.util.List<Table> tables = new java.util.ArrayList<>();
         final String who = "qsnet " + BuildInfo.version();
 
         final Table bw = new Table("bandwidth with a window of Q outstanding DMAs (MB/s)").fact("emulator", who)
@@ -45,7 +46,7 @@ public final class OsuCommand implements Callable<Integer>
             bw.row(size, OsuExperiment.windowBandwidthMBs(p, size, 1, loops), OsuExperiment.windowBandwidthMBs(p, size, 4, loops),
                 OsuExperiment.windowBandwidthMBs(p, size, 16, loops), OsuExperiment.windowBandwidthMBs(p, size, 64, loops));
         }
-        bw.print(f, System.out);
+        emit(bw, f, tables);
 
         final Table lat = new Table("completion of a put into host memory (one-way latency, us)").fact("emulator", who)
             .fact("profile", p.name()).fact("host overhead per elan3_putdma_main",
@@ -56,7 +57,7 @@ public final class OsuCommand implements Callable<Integer>
             final long[] c = OsuExperiment.completionLatencyNs(p, size);
             lat.row(size, c[0] / 1000.0, c[1] / 1000.0, c[2] / 1000.0);
         }
-        lat.print(f, System.out);
+        emit(lat, f, tables);
 
         final Table reuse = new Table("buffer reuse: 1 KB puts, N buffers in FIFO order, R % of puts reuse buffer 0 (us per put)")
             .fact("emulator", who).fact("profile", p.name()).fact("TLB", p.tlbEntries() + " entries, miss " + p.tableWalkNs() + " ns");
@@ -66,7 +67,7 @@ public final class OsuCommand implements Callable<Integer>
             reuse.row(n, OsuExperiment.bufferReuseNs(p, 1024, n, 0) / 1000, OsuExperiment.bufferReuseNs(p, 1024, n, 50) / 1000,
                 OsuExperiment.bufferReuseNs(p, 1024, n, 100) / 1000);
         }
-        reuse.print(f, System.out);
+        emit(reuse, f, tables);
 
         final Table hot = new Table("hot-spot send and receive: 4 KB per slave (aggregate MB/s)").fact("emulator", who)
             .fact("profile", p.name());
@@ -80,14 +81,37 @@ public final class OsuCommand implements Callable<Integer>
                     OsuExperiment.hotspotSendReceiveMBs(p, s, 4096, true));
             }
         }
-        hot.print(f, System.out);
+        emit(hot, f, tables);
 
         final long[] bi = OsuExperiment.bidirectionalLatencyNs(p);
         final Table both = new Table("4-byte latency, one way vs both ends at once (us)").fact("emulator", who)
             .fact("profile", p.name());
         both.column("one_way", "%.3f").column("both_ways", "%.3f");
         both.row(bi[0] / 1000.0, bi[1] / 1000.0);
-        both.print(f, System.out);
+        emit(both, f, tables);
+        if (f == Table.Format.JSON)
+        {
+            // one JSON document holding every table, so that a machine reads it whole
+            System.out.print(Table.renderAll(f, tables));
+            System.out.flush();
+        }
         return 0;
+    }
+
+    /**
+     * Prints a finished table at once as text or CSV (so a long run shows its progress); keeps it
+     * for the single JSON document.
+     *
+     * @param t      the table.
+     * @param f      the stdout format.
+     * @param tables every table so far.
+     */
+    static void emit(final Table t, final Table.Format f, final java.util.List<Table> tables)
+    {
+        tables.add(t);
+        if (f != Table.Format.JSON)
+        {
+            t.print(f, System.out);
+        }
     }
 }

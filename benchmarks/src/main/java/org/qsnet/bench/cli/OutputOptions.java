@@ -1,9 +1,11 @@
 package org.qsnet.bench.cli;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.qsnet.bench.report.Table;
+import org.qsnet.fabric.QsnetException;
 
 import picocli.CommandLine.Option;
 
@@ -25,6 +27,21 @@ public final class OutputOptions
     Path plot;
 
     /**
+     * Checks the format and that every output file can be written, before anything runs.
+     *
+     * @return the stdout format.
+     * @throws QsnetException naming the option and the value that cannot be used.
+     */
+    public Table.Format check()
+    {
+        final Table.Format f = format("--format", format);
+        writable("--csv", csv);
+        writable("--json", json);
+        writable("--plot", plot);
+        return f;
+    }
+
+    /**
      * Prints the table to stdout in the chosen format and writes the requested files.
      *
      * @param table the results.
@@ -32,7 +49,7 @@ public final class OutputOptions
      */
     public void emit(final Table table, final PrintStream out)
     {
-        table.print(Table.Format.parse(format), out);
+        table.print(format("--format", format), out);
         if (csv != null)
         {
             table.write(Table.Format.CSV, csv);
@@ -41,5 +58,55 @@ public final class OutputOptions
         {
             table.write(Table.Format.JSON, json);
         }
+    }
+
+    /**
+     * @param option the option's name.
+     * @param value  its value.
+     * @return the format.
+     * @throws QsnetException naming the option when the value is not text, csv or json.
+     */
+    static Table.Format format(final String option, final String value)
+    {
+        try
+        {
+            return Table.Format.parse(value);
+        }
+        catch (final QsnetException e)
+        {
+            throw new QsnetException(option + " '" + value + "' is not one of: text, csv, json");
+        }
+    }
+
+    /**
+     * Checks that a file can be written: an existing file must be a writable regular file; a new
+     * one needs its nearest existing ancestor to be a writable directory (missing directories are
+     * created when the file is written).
+     *
+     * @param option the option's name.
+     * @param file   the file, or null for none.
+     * @throws QsnetException naming the option and the path when it cannot be written.
+     */
+    static void writable(final String option, final Path file)
+    {
+        if (file == null)
+        {
+            return;
+        }
+        final Path abs = file.toAbsolutePath();
+        if (Files.exists(abs))
+        {
+            QsnetException.require(Files.isRegularFile(abs) && Files.isWritable(abs), option, file,
+                "cannot be written: it is " + (Files.isDirectory(abs) ? "a directory" : "not a writable file"));
+            return;
+        }
+        Path dir = abs.getParent();
+        while (dir != null && !Files.exists(dir))
+        {
+            dir = dir.getParent();
+        }
+        QsnetException.require(dir != null && Files.isDirectory(dir) && Files.isWritable(dir), option, file,
+            "cannot be written: " + (dir == null ? "no existing parent directory"
+                : Files.isDirectory(dir) ? dir + " is not writable" : dir + " is not a directory"));
     }
 }

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
 import org.qsnet.bench.traffic.TrafficSpec;
+import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.model.FabricConfig;
 
 import picocli.CommandLine.Command;
@@ -41,7 +43,7 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "--warmup-runs", defaultValue = "2", description = "Unmeasured runs per case first, to warm the JIT. Default: ${DEFAULT-VALUE}.")
     int warmupRuns;
 
-    @Option(names = "--repeat", defaultValue = "3", description = "Runs per case. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--repeat", defaultValue = "3", description = "Runs per case, 1..100. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
     @Mixin
@@ -50,6 +52,15 @@ public final class PerfCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        QsnetException.require(sizes != null && sizes.length > 0, "--nodes", "", "must list at least one network size");
+        for (final int n : sizes)
+        {
+            QsnetException.require(n >= 2 && n <= 4096, "--nodes value", n, "must be in 2..4096");
+        }
+        QsnetException.require(measureUs >= 1 && measureUs <= 1e6, "--measure-us", measureUs, "must be in 1..1000000 (1 s simulated)");
+        QsnetException.require(warmupRuns >= 0 && warmupRuns <= 100, "--warmup-runs", warmupRuns, "must be in 0..100");
+        QsnetException.require(repeat >= 1 && repeat <= 100, "--repeat", repeat, "must be in 1..100");
+        output.check();
         final Table t = new Table("emulator performance: uniform traffic at saturation (median of " + repeat + " runs)")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
@@ -59,6 +70,9 @@ public final class PerfCommand implements Callable<Integer>
             .column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
             .column("live_heap_MB", "%.1f");
+        final double[] px = new double[sizes.length];
+        final double[] slowdown = new double[sizes.length];
+        int pi = 0;
         for (final int nodes : sizes)
         {
             final double[] host = new double[repeat];
@@ -102,8 +116,17 @@ public final class PerfCommand implements Callable<Integer>
             final double med = host[repeat / 2];
             final double simNs = measureUs * 1000;
             t.row(nodes, measureUs, med / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), built, peak, live);
+            px[pi] = nodes;
+            slowdown[pi] = med / simNs;
+            pi++;
         }
         output.emit(t, System.out);
+        if (output.plot != null)
+        {
+            Plots.lines(output.plot, "Emulator slowdown, uniform traffic at saturation", "wall clock, JDK "
+                + System.getProperty("java.version"), "nodes (log)", "host time / simulated time (log)",
+                List.of(new Plots.Series("slowdown", px, slowdown)), true, true);
+        }
         return 0;
     }
 

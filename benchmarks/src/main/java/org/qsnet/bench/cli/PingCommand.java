@@ -19,8 +19,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ping", mixinStandardHelpOptions = true,
     description = {"Elan3lib ping between two nodes, written as an Elan3lib program run under prun: one-way latency "
-        + "(post of the DMA to the destination event seen by the host) and bandwidth (back-to-back DMAs), with the "
-        + "source and destination buffers in main or Elan memory; --bidirectional: both ends send at once."})
+        + "from a ping-pong (post of the ping's DMA to its destination event seen by the host; the next ping leaves "
+        + "after the pong) and bandwidth (back-to-back DMAs), with the source and destination buffers in main or Elan "
+        + "memory; --bidirectional: both ends send at once."})
 public final class PingCommand implements Callable<Integer>
 {
     @Mixin
@@ -37,7 +38,7 @@ public final class PingCommand implements Callable<Integer>
 
     @Option(names = "--sizes", split = ",",
         defaultValue = "0,1,8,64,128,256,320,512,1024,2048,4096,16384,65536,262144,1048576",
-        description = "Message sizes in bytes. Default: ${DEFAULT-VALUE}.")
+        description = "Message sizes in bytes, 0..16777216. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
     @Mixin
@@ -56,32 +57,45 @@ public final class PingCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        for (final int size : sizes)
+        {
+            QsnetException.require(size >= 0 && size <= PingExperiment.MAX_BYTES, "--sizes value", size,
+                "must be in 0.." + PingExperiment.MAX_BYTES + " (16 MB: both buffers fit the node's 64 MB of Elan memory)");
+        }
+        output.check();
         final PlatformProfile p = platform.profile();
         final Placement s = placement("--src", src);
         final Placement d = placement("--dst", dst);
         final Table t = new Table("Elan3lib ping, " + s.name().toLowerCase(Locale.ROOT) + " -> "
             + d.name().toLowerCase(Locale.ROOT) + (bidirectional ? ", bidirectional" : ""))
             .fact("emulator", "qsnet " + BuildInfo.version()).fact("profile", p.name() + ": " + p.description())
+            .fact("latency", "ping-pong: post of a ping to its event word seen by the receiving host, mean of 4 after 2 warm-up"
+                + (bidirectional ? "; both ranks ping at once, per direction" : ""))
             .fact("bandwidth", "4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction");
         t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f");
         final double[] x = new double[sizes.length];
         final double[] y = new double[sizes.length];
+        final double[] latency = new double[sizes.length];
         int i = 0;
         for (final int size : sizes)
         {
-            QsnetException.require(size >= 0 && size <= (1 << 26), "--sizes value", size, "must be in 0..64 MB");
-            final double lat = bidirectional ? Double.NaN : PingExperiment.latencyNs(p, size, s, d) / 1000.0;
+            final double lat = PingExperiment.latencyNs(p, size, s, d, bidirectional) / 1000.0;
             final double bw = size == 0 ? 0 : PingExperiment.bandwidthMBs(p, size, size > 65536 ? 2 : 4, s, d, bidirectional);
             t.row(size, lat, bw);
-            x[i] = Math.max(1, size);
+            x[i] = size;
+            latency[i] = lat;
             y[i++] = bw;
             System.err.printf(Locale.ROOT, "%d B: %.3f us, %.1f MB/s%n", size, lat, bw);
         }
         output.emit(t, System.out);
         if (output.plot != null)
         {
-            Plots.lines(output.plot, "Elan3lib bandwidth, " + p.name(), "qsnet " + BuildInfo.version(), "message size (bytes)",
-                "MB/s", java.util.List.of(new Plots.Series(src + " -> " + dst, x, y)));
+            final String how = s.name().toLowerCase(Locale.ROOT) + " -> " + d.name().toLowerCase(Locale.ROOT)
+                + (bidirectional ? ", both ways" : "");
+            Plots.twoAxes(output.plot, "Elan3lib ping, " + how + ", " + p.name(), "qsnet " + BuildInfo.version()
+                + " (0 B left out of the log axes)", "message size (bytes, log)", new Plots.Series("one-way latency (us)", x, latency),
+                "one-way latency (us, log)", new Plots.Series("bandwidth (MB/s)", x, y), "bandwidth (MB/s per direction, log)", true,
+                true);
         }
         return 0;
     }

@@ -40,8 +40,8 @@ public final class PrunCommand implements Callable<Integer>
     @Option(names = "-n", required = true, description = "Number of processes.")
     int procs;
 
-    @Option(names = "-N", defaultValue = "0", description = "Number of nodes (default: one process per node).")
-    int nodes;
+    @Option(names = "-N", description = "Number of nodes, at least 1 (default: one process per node).")
+    Integer nodes;
 
     @Option(names = "-m", defaultValue = "block", description = "Process-to-node mapping: block or cyclic. Default: ${DEFAULT-VALUE}.")
     String mapping;
@@ -87,6 +87,7 @@ public final class PrunCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        QsnetException.require(nodes == null || nodes >= 1, "-N", nodes, "must be at least 1 (leave -N out for one process per node)");
         PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
         if (dim != null)
         {
@@ -104,7 +105,7 @@ public final class PrunCommand implements Callable<Integer>
             Thread.currentThread().getContextClassLoader());
         final long watchdogNs = timeoutSeconds == null ? 0 : (long)(timeoutSeconds * 1e9);
         final Prun.Session session = new Prun.Session(p, seed, new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, watchdogNs));
-        session.launch(new Prun.Options(procs, nodes, cyclic, base, env), program, args.toArray(new String[0]));
+        session.launch(new Prun.Options(procs, nodes == null ? 0 : nodes, cyclic, base, env), program, args.toArray(new String[0]));
         final PrintStream out = System.out;
         final PrintStream err = System.err;
         if (tag)

@@ -1,13 +1,9 @@
 package org.qsnet.bench.cli;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.qsnet.bench.report.Plots;
+import org.qsnet.bench.report.Drawing;
 import org.qsnet.fabric.engine.Kernel;
 import org.qsnet.fabric.model.EliteSwitch;
 import org.qsnet.fabric.model.Fabric;
@@ -40,6 +36,7 @@ public final class TopologyCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        OutputOptions.writable("--plot", plot);
         final Fabric f = new Fabric(new Kernel(), FabricConfig.elite(dim).withK(k));
         final Topology t = f.topology();
         System.out.println(t);
@@ -91,40 +88,18 @@ public final class TopologyCommand implements Callable<Integer>
     private static void draw(final Fabric f, final Path file)
     {
         final Topology t = f.topology();
-        final int nodes = t.nodeCount();
-        final double step = (double)nodes / t.switchesPerLevel();
-        final List<double[]> segments = new ArrayList<>();
-        final double[][] nodeXy = new double[2][nodes];
-        for (int n = 0; n < nodes; n++)
-        {
-            nodeXy[0][n] = n;
-            nodeXy[1][n] = 0;
-            final int leaf = n / t.k();
-            segments.add(new double[] {n, 0, (leaf + 0.5) * step - 0.5, 1});
-        }
-        final int sw = t.switchCount();
-        final double[][] swXy = new double[2][sw];
-        int i = 0;
+        final int[][][] up = new int[t.dim()][t.switchesPerLevel()][];
         for (int level = 1; level <= t.dim(); level++)
         {
             for (int w = 0; w < t.switchesPerLevel(); w++)
             {
-                final double x = (w + 0.5) * step - 0.5;
-                swXy[0][i] = x;
-                swXy[1][i++] = level;
-                if (level < t.dim())
+                up[level - 1][w] = new int[level < t.dim() ? t.k() : 0];
+                for (int p = 0; level < t.dim() && p < t.k(); p++)
                 {
-                    for (int p = 0; p < t.k(); p++)
-                    {
-                        final int up = t.withDigit(w, level - 1, p);
-                        segments.add(new double[] {x, level, (up + 0.5) * step - 0.5, level + 1});
-                    }
+                    up[level - 1][w][p] = t.withDigit(w, level - 1, p);
                 }
             }
         }
-        final Map<String, double[][]> groups = new LinkedHashMap<>();
-        groups.put("nodes", nodeXy);
-        groups.put("Elite switches", swXy);
-        Plots.segments(file, t.toString(), segments, groups);
+        Drawing.tree(file, t.toString(), t.k(), t.dim(), up);
     }
 }

@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
     description = {"Sweeps offered load and measures accepted load of traffic workloads on the fat tree.",
         "Patterns: uniform, bit-reversal, butterfly, complement, transpose, perfect-shuffle, neighbor, hotspot, "
             + "multi-hotspot, combined.",
-        "Packets are injected straight into each node's link at link speed; offered load is a fraction of the "
+        "--injection link (the default): packets go straight into each node's link at link speed; --injection nic: "
+            + "DMAs between Elan memories through the Elan3 NIC model of --profile. Offered load is a fraction of the "
             + "injection limit (the peak payload rate of one link, 335.1 MB/s)."})
 public final class TrafficCommand implements Callable<Integer>
 {
@@ -45,6 +46,16 @@ public final class TrafficCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        if (loads == null || loads.length == 0)
+        {
+            throw new QsnetException("--loads lists no load: give at least one, each in (0, 1]");
+        }
+        for (final double l : loads)
+        {
+            QsnetException.require(l > 0 && l <= 1, "--loads value", l, "must be in (0, 1]");
+        }
+        QsnetException.require(patterns != null && !patterns.isEmpty(), "--pattern", patterns, "must name at least one workload");
+        output.check();
         final List<Pattern> ps = new ArrayList<>();
         final List<TrafficSpec> specs = new ArrayList<>();
         for (final String p : patterns)
@@ -52,14 +63,9 @@ public final class TrafficCommand implements Callable<Integer>
             ps.add(Pattern.parse(p.trim()));
             specs.add(workload.spec(ps.get(ps.size() - 1)));
         }
-        for (final double l : loads)
-        {
-            QsnetException.require(l > 0 && l <= 1, "--loads value", l, "must be in (0, 1]");
-        }
         final TrafficSpec first = specs.get(0);
-        final Table table = new Table("traffic: accepted vs offered load")
-            .fact("emulator", "qsnet " + BuildInfo.version())
-            .fact("profile", "elite (fabric only, link-speed injection)")
+        final Table table = WorkloadOptions.describe(new Table("traffic: accepted vs offered load")
+            .fact("emulator", "qsnet " + BuildInfo.version()), first)
             .fact("topology", new Topology(first.fabric().k(), first.fabric().dim()) + ", " + first.nodes() + " active")
             .fact("fabric", first.fabric())
             .fact("message", first.messageBytes() + " B " + (first.exponentialSize() ? "exponential" : "fixed") + ", "
@@ -83,7 +89,8 @@ public final class TrafficCommand implements Callable<Integer>
             int i = 0;
             for (final double load : loads)
             {
-                final TrafficPoint pt = new TrafficExperiment(spec, load).run();
+                final TrafficPoint pt = new TrafficExperiment(spec, load).run(new Progress(String.format(java.util.Locale.ROOT,
+                    "[%d/%d] %s offered %.2f", done + 1, total, p.label(), load), spec.warmupNs() + spec.measureNs(), System.err));
                 table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
                     pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),
                     pt.messages(), pt.otherJobMBs());
@@ -98,7 +105,9 @@ public final class TrafficCommand implements Callable<Integer>
         if (output.plot != null)
         {
             Plots.lines(output.plot, "Accepted vs offered load, " + first.nodes() + " nodes",
-                "qsnet " + BuildInfo.version() + ", seed " + first.seed(), "offered load (fraction of injection limit)",
+                "qsnet " + BuildInfo.version() + ", seed " + first.seed() + ", "
+                    + (first.viaNic() ? "injection nic, profile " + first.nicProfile().name() : "injection link, no NIC profile"),
+                "offered load (fraction of injection limit)",
                 "accepted load (fraction of injection limit)", series);
         }
         return 0;

@@ -1,10 +1,15 @@
 package org.qsnet.bench.cli;
 
+import java.lang.reflect.RecordComponent;
 import java.util.Locale;
+
+import org.qsnet.bench.report.Table;
 
 import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficSpec;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.FabricConfig;
+import org.qsnet.fabric.model.PlatformProfile;
 
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -18,7 +23,8 @@ public final class WorkloadOptions
         description = "Active nodes (16, 32, 64, ... up to 4096); the tree is the smallest 4-ary tree holding them. Default: ${DEFAULT-VALUE}.")
     int nodes;
 
-    @Option(names = "--size", defaultValue = "320", description = "Message size in bytes (the mean if --size-dist exp). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--size", defaultValue = "320",
+        description = "Message size in bytes, 1..16777216 (the mean if --size-dist exp). Default: ${DEFAULT-VALUE}.")
     int size;
 
     @Option(names = "--size-dist", defaultValue = "fixed", description = "fixed or exp. Default: ${DEFAULT-VALUE}.")
@@ -27,10 +33,11 @@ public final class WorkloadOptions
     @Option(names = "--arrival", defaultValue = "exp", description = "Inter-arrival times: exp or uniform. Default: ${DEFAULT-VALUE}.")
     String arrival;
 
-    @Option(names = "--warmup-us", defaultValue = "20", description = "Simulated warm-up, us. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup-us", defaultValue = "20", description = "Simulated warm-up, us, 0..1000000. Default: ${DEFAULT-VALUE}.")
     double warmupUs;
 
-    @Option(names = "--measure-us", defaultValue = "100", description = "Simulated measurement window, us. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--measure-us", defaultValue = "100",
+        description = "Simulated measurement window, us, 1..1000000. Default: ${DEFAULT-VALUE}.")
     double measureUs;
 
     @Option(names = "--hotspot-node", defaultValue = "0", description = "hotspot: the hot node. Default: ${DEFAULT-VALUE}.")
@@ -62,9 +69,19 @@ public final class WorkloadOptions
             + "through the Elan3 NIC model (what the published figures measured). Default: ${DEFAULT-VALUE}.")
     String injection;
 
-    @Option(names = "--profile", defaultValue = "alpha-es40",
-        description = "Platform profile of the NIC model for --injection nic (its fabric is resized to the nodes). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--profile",
+        description = "Platform profile of the NIC model, with --injection nic only (its fabric is resized to the nodes). "
+            + "Default: " + DEFAULT_PROFILE + ".")
     String profile;
+
+    /** The NIC profile of {@code --injection nic} when {@code --profile} is not given. */
+    static final String DEFAULT_PROFILE = "alpha-es40";
+
+    /** The largest message: 16 MB, as for ping and hotspot. */
+    static final int MAX_MESSAGE_BYTES = 1 << 24;
+
+    /** The longest warm-up or window: 1 s of simulated time. */
+    static final double MAX_US = 1e6;
 
     @Mixin
     FabricOptions fabric;
@@ -75,14 +92,72 @@ public final class WorkloadOptions
      */
     public TrafficSpec spec(final Pattern pattern)
     {
+        final boolean viaNic = choice("--injection", injection, "nic", "link");
+        QsnetException.require(nodes >= 2 && nodes <= 4096, "--nodes", nodes, "must be in 2..4096");
+        QsnetException.require(size >= 1 && size <= MAX_MESSAGE_BYTES, "--size", size, "must be in 1.." + MAX_MESSAGE_BYTES);
+        QsnetException.require(warmupUs >= 0 && warmupUs <= MAX_US, "--warmup-us", warmupUs, "must be in 0..1000000 (1 s simulated)");
+        QsnetException.require(measureUs >= 1 && measureUs <= MAX_US, "--measure-us", measureUs,
+            "must be in 1..1000000 (1 s simulated)");
+        QsnetException.require(hotspotNode >= 0 && hotspotNode < nodes, "--hotspot-node", hotspotNode, "must be in 0.." + (nodes - 1));
+        QsnetException.require(readRatio >= 0 && readRatio <= 1, "--read-ratio", readRatio, "must be in [0, 1]");
+        QsnetException.require(ioLoad >= 0 && ioLoad <= 1, "--io-load", ioLoad, "must be in [0, 1]");
+        QsnetException.require(ioNodes >= 0 && ioNodes < nodes, "--io-nodes", ioNodes, "must be in 0.." + (nodes - 1));
+        if (!viaNic)
+        {
+            QsnetException.require(profile == null, "--profile", profile,
+                "has no effect with --injection link (packets go straight into the links): add --injection nic");
+            for (final String name : fabric.overrides.keySet())
+            {
+                QsnetException.require(!isNicParameter(name), "--set", name,
+                    "is a NIC parameter of the platform profile: it has no effect with --injection link (add --injection nic)");
+            }
+        }
         return new TrafficSpec(pattern, nodes, fabric.config(TrafficSpec.dimFor(nodes)), size,
             choice("--size-dist", sizeDist, "exp", "fixed"), choice("--arrival", arrival, "exp", "uniform"),
             Math.round(warmupUs * 1000), Math.round(measureUs * 1000), hotspotNode, readRatio, ioNodes == 0 ? Math.max(1, nodes / 8) : ioNodes,
             choice("--io-placement", ioPlacement, "distributed", "clustered"), choice("--io-dest", ioDest, "random", "deterministic"),
             choice("--io-mapping", ioMapping, "shared", "dedicated"), ioLoad,
             choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed,
-            choice("--injection", injection, "nic", "link"),
-            FabricOptions.applyProfile(org.qsnet.fabric.model.PlatformProfile.named(profile), fabric.overrides));
+            viaNic, FabricOptions.applyProfile(PlatformProfile.named(profile == null ? DEFAULT_PROFILE : profile), fabric.overrides));
+    }
+
+    private static boolean isNicParameter(final String name)
+    {
+        for (final RecordComponent c : FabricConfig.class.getRecordComponents())
+        {
+            if (c.getName().equals(name))
+            {
+                return false;
+            }
+        }
+        for (final RecordComponent c : PlatformProfile.class.getRecordComponents())
+        {
+            if (c.getName().equals(name))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Adds to a table the facts that say what ran: the profile (or none) and the injection.
+     *
+     * @param table the table.
+     * @param spec  the experiment that ran.
+     * @return the table.
+     */
+    static Table describe(final Table table, final TrafficSpec spec)
+    {
+        if (spec.viaNic())
+        {
+            final PlatformProfile p = spec.nicProfile();
+            return table.fact("profile", p.name() + ": " + p.description() + " (its NIC model; fabric resized to "
+                + spec.nodes() + " nodes)").fact("injection", "nic: DMAs between the nodes' Elan memories through the Elan3 "
+                    + "NIC model (messages above 256 KB as several DMAs)");
+        }
+        return table.fact("profile", "none: the Elite fabric alone, no NIC model")
+            .fact("injection", "link: packets straight into each node's link at link speed");
     }
 
     private static boolean choice(final String option, final String value, final String yes, final String no)

@@ -13,18 +13,25 @@ import org.qsnet.fabric.model.PlatformProfile;
 /**
  * Ping between two processes on two nodes, written against Elan3lib as a user would:
  * <ul>
- *   <li>latency: rank 0 posts one {@code putdma_main} of {@code size} bytes; rank 1 spins on the
- *       word its destination event writes. Latency = the simulated time from posting the DMA to
- *       rank 1 seeing the word (CALIBRATION.md's definition; the emulator's clock is global, so no
- *       round-trip halving is needed). Warm-up iterations first (TLB, caches);</li>
+ *   <li>latency: a ping-pong. Rank 0 posts one {@code putdma_main} of {@code size} bytes; rank 1
+ *       spins on the word its destination event writes and answers with a pong of the same size;
+ *       rank 0 posts the next ping once it has seen the pong. Latency = the simulated time from
+ *       posting a ping to rank 1 seeing the word (CALIBRATION.md's definition; the emulator's clock
+ *       is global, so no round-trip halving is needed). Warm-up iterations first (TLB, caches);</li>
  *   <li>bandwidth: rank 0 posts {@code reps} DMAs back to back; the receiver's event counts all of
  *       them; bandwidth = bytes / (last arrival seen - first post), in MB/s (10^6 B/s);</li>
- *   <li>bidirectional: both ranks stream to each other at once; per-direction bandwidth.</li>
+ *   <li>bidirectional: both ranks ping each other at once (latency per direction), or stream to
+ *       each other at once (bandwidth per direction).</li>
  * </ul>
  * Buffers are in main memory (allocMain, crossing PCI) or Elan memory (allocElan, SDRAM).
  */
 public final class PingExperiment
 {
+    /** Unmeasured pings first (TLB, caches). */
+    private static final int WARMUP = 2;
+    /** Measured pings. */
+    private static final int MEASURED = 4;
+
     /** Where a buffer lives. */
     public enum Placement
     {
@@ -49,9 +56,30 @@ public final class PingExperiment
      */
     public static long latencyNs(final PlatformProfile profile, final int size, final Placement src, final Placement dst)
     {
-        final long[] result = new long[1];
-        run(profile, (p, args) -> pingLatency(p, size, src, dst, result));
-        return result[0];
+        return latencyNs(profile, size, src, dst, false);
+    }
+
+    /**
+     * One-way latency of a ping, from a ping-pong: rank 0 posts a ping, rank 1 answers it with a
+     * pong of the same size as soon as it sees it, and rank 0 posts the next ping only once it
+     * has seen the pong; so no ping ever waits behind the previous one. Bidirectional: both ranks
+     * ping each other at once, each posting its next ping once it has seen the peer's.
+     *
+     * @param profile       the platform.
+     * @param size          bytes (0 allowed).
+     * @param src           source placement.
+     * @param dst           destination placement.
+     * @param bidirectional both ranks ping at once (latency per direction, averaged over both).
+     * @return latency in ns: post of the DMA to the destination host seeing its event word, the mean
+     *         of 4 pings after 2 unmeasured ones.
+     */
+    public static long latencyNs(final PlatformProfile profile, final int size, final Placement src, final Placement dst,
+        final boolean bidirectional)
+    {
+        final long[] result = new long[2];
+        final long[][] posted = new long[2][WARMUP + MEASURED];
+        run(profile, (p, args) -> pingLatency(p, size, src, dst, bidirectional, posted, result));
+        return bidirectional ? (result[0] + result[1]) / 2 : result[0];
     }
 
     /**
@@ -98,57 +126,78 @@ public final class PingExperiment
         return ctx.sdram2elan(sdram);
     }
 
+    /** The largest message: the source and destination buffers and the library's heap fit the 64 MB of Elan SDRAM. */
+    public static final int MAX_BYTES = 1 << 24;
+
     private static long heap(final long size)
     {
-        long h = 1 << 21;
-        while (h < 2 * size + (1 << 20))
-        {
-            h <<= 1;
-        }
-        return h;
+        QsnetException.require(size >= 0 && size <= MAX_BYTES, "size", size, "must be in 0.." + MAX_BYTES
+            + " (16 MB: both buffers fit the node's 64 MB of Elan memory)");
+        // both buffers and 1 MB for events and descriptors, in whole 8 KB pages
+        return Math.max(1 << 21, (2 * size + (1 << 20) + 8191) & -8192L);
     }
 
     private static void pingLatency(final ElanProcess p, final int size, final Placement src, final Placement dst,
-        final long[] result)
+        final boolean bidirectional, final long[][] postedNs, final long[] result)
     {
         final Elan3Context ctx = Elan3Context.open(heap(size), heap(size));
         final int me = ctx.process();
-        final long ev = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
-        final long word = ctx.allocMain(64, 64);
+        final int peer = 1 - me;
+        final int iterations = WARMUP + MEASURED;
+        // one event (and the word it writes) per iteration, at the same address on both ranks: a
+        // message can never land on an event its receiver has not yet re-armed
+        final long[] ev = new long[iterations];
+        final long[] word = new long[iterations];
+        for (int i = 0; i < iterations; i++)
+        {
+            ev[i] = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            word[i] = ctx.allocMain(64, 64);
+            ctx.initeventWord(ev[i], word[i]);
+            ctx.primeevent(ev[i], 1);
+        }
         final long scratch = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
         final long srcBuf = buffer(ctx, src, size);
         final long dstBuf = buffer(ctx, dst, size);
-        ctx.initeventWord(ev, word);
         ctx.blockInputter(0);
-        final int iterations = 5;
-        final long[] posted = new long[iterations];
-        // both ranks step in lock-step: rank 0 posts at a fixed schedule, rank 1 records arrivals
+        // both ranks start together, after set-up
+        p.sim().advance(Math.max(0, 20_000 - p.nowNs()));
+        final boolean pings = me == 0 || bidirectional;
+        long sumNs = 0;
         for (int i = 0; i < iterations; i++)
         {
-            ctx.putInt(word, 0);
-            ctx.primeevent(ev, 1);
-            final long slot = 20_000L * (i + 1);
-            p.sim().advance(Math.max(0, slot - p.nowNs()));
-            if (me == 0)
+            final E3DmaMain d = new E3DmaMain();
+            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
+            d.dma_size = size;
+            d.dma_source = srcBuf;
+            d.dma_dest = dstBuf;
+            d.dma_destEvent = ctx.sdram2elan(ev[i]);
+            d.dma_destCookieVProc = peer;
+            d.dma_srcCookieVProc = ctx.localCookie(me, peer);
+            if (pings)
             {
-                final E3DmaMain d = new E3DmaMain();
-                d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
-                d.dma_size = size;
-                d.dma_source = srcBuf;
-                d.dma_dest = dstBuf;
-                d.dma_destEvent = ctx.sdram2elan(ev);
-                d.dma_destCookieVProc = 1;
-                d.dma_srcCookieVProc = ctx.localCookie(0, 1);
-                posted[i] = p.nowNs();
+                // a ping: one DMA; the next one only after the answer (the pong, or the peer's ping)
+                postedNs[me][i] = p.nowNs();
                 ctx.putdmaMain(d, scratch);
-                result[0] = posted[i];
             }
-            else
+            ctx.waitEventWord(ev[i], word[i], Elan3.ELAN_POLL_EVENT);
+            // the clock is global: one-way latency = seen here - posted there
+            if (me == 1 || bidirectional)
             {
-                ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
-                // rank 1 runs after rank 0 has posted in this slot: both clocks are global
-                result[0] = p.nowNs() - slot;
+                if (i >= WARMUP)
+                {
+                    sumNs += p.nowNs() - postedNs[peer][i];
+                }
             }
+            if (!pings)
+            {
+                // the pong: rank 1 answers each ping as soon as it sees it
+                postedNs[me][i] = p.nowNs();
+                ctx.putdmaMain(d, scratch);
+            }
+        }
+        if (me == 1 || bidirectional)
+        {
+            result[me == 1 ? 0 : 1] = sumNs / MEASURED;
         }
     }
 

@@ -1,20 +1,17 @@
 package org.qsnet.bench.report;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.HeatMapChart;
-import org.knowm.xchart.HeatMapChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.qsnet.fabric.QsnetException;
 
 /**
  * PNG figures drawn with XChart.
@@ -55,82 +52,122 @@ public final class Plots
     public static void lines(final Path file, final String title, final String subtitle, final String xLabel,
         final String yLabel, final List<Series> series)
     {
+        lines(file, title, subtitle, xLabel, yLabel, series, false, false);
+    }
+
+    /**
+     * Draws lines with markers on logarithmic or linear axes.
+     *
+     * @param file     PNG file.
+     * @param title    chart title.
+     * @param subtitle second part of the title (version, profile, seed).
+     * @param xLabel   x axis label.
+     * @param yLabel   y axis label.
+     * @param series   the series (on a logarithmic axis, points at 0 or below are left out).
+     * @param logX     logarithmic x axis.
+     * @param logY     logarithmic y axis (a linear one starts at 0, so a flat curve looks flat).
+     */
+    public static void lines(final Path file, final String title, final String subtitle, final String xLabel,
+        final String yLabel, final List<Series> series, final boolean logX, final boolean logY)
+    {
+        final XYChart chart = chart(title, subtitle, xLabel, yLabel);
+        chart.getStyler().setXAxisLogarithmic(logX).setYAxisLogarithmic(logY);
+        if (!logY)
+        {
+            chart.getStyler().setYAxisMin(0.0);
+        }
+        for (final Series s : series)
+        {
+            add(chart, logX || logY ? positive(s, logX, logY) : s);
+        }
+        save(chart, file);
+    }
+
+    /**
+     * Draws two quantities against one x axis, the first on the left y axis, the second on the
+     * right, e.g. latency and bandwidth against message size.
+     *
+     * @param file     PNG file.
+     * @param title    chart title.
+     * @param subtitle second part of the title.
+     * @param xLabel   x axis label.
+     * @param left     the left axis's series.
+     * @param leftY    its label.
+     * @param right    the right axis's series.
+     * @param rightY   its label.
+     * @param logX     logarithmic x axis (points at x = 0 are left out).
+     * @param logY     logarithmic y axes (points at y = 0 are left out).
+     */
+    public static void twoAxes(final Path file, final String title, final String subtitle, final String xLabel,
+        final Series left, final String leftY, final Series right, final String rightY, final boolean logX, final boolean logY)
+    {
+        final XYChart chart = chart(title, subtitle, xLabel, leftY);
+        chart.getStyler().setXAxisLogarithmic(logX).setYAxisLogarithmic(logY);
+        add(chart, positive(left, logX, logY));
+        final XYSeries r = add(chart, positive(right, logX, logY));
+        r.setYAxisGroup(1);
+        chart.setYAxisGroupTitle(1, rightY);
+        chart.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
+        save(chart, file);
+    }
+
+    /**
+     * Draws one bar per category, e.g. the difference of each calibration figure.
+     *
+     * @param file       PNG file.
+     * @param title      chart title.
+     * @param subtitle   second part of the title.
+     * @param yLabel     y axis label.
+     * @param categories the bars' labels.
+     * @param values     the bars' values.
+     */
+    public static void bars(final Path file, final String title, final String subtitle, final String yLabel,
+        final List<String> categories, final List<Double> values)
+    {
+        final org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(1100)
+            .height(Math.max(600, 300 + 9 * categories.size())).title(title + " — " + subtitle).yAxisTitle(yLabel).build();
+        chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(70);
+        chart.getStyler().setAxisTickLabelsFont(chart.getStyler().getAxisTickLabelsFont().deriveFont(10f));
+        chart.addSeries(yLabel, categories, values);
+        save(chart, file);
+    }
+
+    private static XYChart chart(final String title, final String subtitle, final String xLabel, final String yLabel)
+    {
         final XYChart chart = new XYChartBuilder().width(900).height(600).title(title + " — " + subtitle)
             .xAxisTitle(xLabel).yAxisTitle(yLabel).build();
         chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
         chart.getStyler().setMarkerSize(6);
-        for (final Series s : series)
-        {
-            final XYSeries xy = chart.addSeries(s.name(), s.x(), s.y());
-            xy.setMarker(SeriesMarkers.CIRCLE);
-        }
-        save(chart, file);
+        return chart;
     }
 
-    /**
-     * Draws a heat map.
-     *
-     * @param file    PNG file.
-     * @param title   chart title.
-     * @param xLabels labels of the columns.
-     * @param yLabels labels of the rows.
-     * @param values  {@code values[row][column]}.
-     */
-    public static void heatMap(final Path file, final String title, final List<String> xLabels, final List<String> yLabels,
-        final double[][] values)
+    private static XYSeries add(final XYChart chart, final Series s)
     {
-        final HeatMapChart chart = new HeatMapChartBuilder().width(Math.max(700, 40 * xLabels.size() + 200))
-            .height(Math.max(400, 28 * yLabels.size() + 160)).title(title).build();
-        chart.getStyler().setPlotContentSize(1);
-        chart.getStyler().setShowValue(xLabels.size() <= 16);
-        chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(13f));
-        final List<Number[]> heat = new java.util.ArrayList<>();
-        for (int r = 0; r < yLabels.size(); r++)
+        final XYSeries xy = chart.addSeries(s.name(), s.x(), s.y());
+        xy.setMarker(SeriesMarkers.CIRCLE);
+        return xy;
+    }
+
+    private static Series positive(final Series s, final boolean logX, final boolean logY)
+    {
+        final java.util.List<double[]> kept = new java.util.ArrayList<>();
+        for (int i = 0; i < s.x().length; i++)
         {
-            for (int c = 0; c < xLabels.size(); c++)
+            if ((!logX || s.x()[i] > 0) && (!logY || s.y()[i] > 0) && Double.isFinite(s.y()[i]))
             {
-                heat.add(new Number[] {c, r, Math.round(values[r][c] * 1000) / 1000.0});
+                kept.add(new double[] {s.x()[i], s.y()[i]});
             }
         }
-        chart.addSeries("normalised waiting time", xLabels, yLabels, heat);
-        chart.getStyler().setMin(0);
-        save(chart, file);
-    }
-
-    /**
-     * Draws line segments between labelled points, e.g. a topology.
-     *
-     * @param file     PNG file.
-     * @param title    chart title.
-     * @param segments {@code {x1, y1, x2, y2}} per segment.
-     * @param groups   named point sets drawn as markers (x[], y[]).
-     */
-    public static void segments(final Path file, final String title, final List<double[]> segments,
-        final Map<String, double[][]> groups)
-    {
-        final XYChart chart = new XYChartBuilder().width(1200).height(600).title(title).build();
-        chart.getStyler().setLegendVisible(true);
-        chart.getStyler().setAxisTicksVisible(false);
-        chart.getStyler().setPlotGridLinesVisible(false);
-        int i = 0;
-        for (final double[] s : segments)
+        final double[] x = new double[kept.size()];
+        final double[] y = new double[kept.size()];
+        for (int i = 0; i < x.length; i++)
         {
-            final XYSeries xy = chart.addSeries("l" + i++, new double[] {s[0], s[2]}, new double[] {s[1], s[3]});
-            xy.setMarker(SeriesMarkers.NONE);
-            xy.setLineColor(java.awt.Color.GRAY);
-            xy.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.SOLID);
-            xy.setShowInLegend(false);
+            x[i] = kept.get(i)[0];
+            y[i] = kept.get(i)[1];
         }
-        final java.awt.Color[] colours = {java.awt.Color.BLACK, new java.awt.Color(0, 90, 200), java.awt.Color.RED};
-        int g = 0;
-        for (final Map.Entry<String, double[][]> e : groups.entrySet())
-        {
-            final XYSeries xy = chart.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]);
-            xy.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-            xy.setMarker(SeriesMarkers.SQUARE);
-            xy.setMarkerColor(colours[g++ % colours.length]);
-        }
-        save(chart, file);
+        return new Series(s.name(), x, y);
     }
 
     private static void save(final Chart<?, ?> chart, final Path file)
@@ -146,7 +183,7 @@ public final class Plots
         }
         catch (final IOException e)
         {
-            throw new UncheckedIOException("cannot write " + file, e);
+            throw new QsnetException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 }

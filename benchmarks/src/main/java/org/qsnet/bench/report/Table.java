@@ -170,7 +170,7 @@ public final class Table
         }
         catch (final IOException e)
         {
-            throw new UncheckedIOException("cannot write " + file, e);
+            throw new QsnetException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -246,6 +246,66 @@ public final class Table
 
     private String json()
     {
+        try
+        {
+            return JSON.writeValueAsString(toMap()) + "\n";
+        }
+        catch (final IOException e)
+        {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Renders several tables as one document: for JSON one object {@code {"tables": [...]}} (so
+     * a machine reads one document), for text and CSV the tables one after the other.
+     *
+     * @param format the format.
+     * @param tables the tables.
+     * @return the document.
+     */
+    public static String renderAll(final Format format, final List<Table> tables)
+    {
+        if (format != Format.JSON)
+        {
+            final StringBuilder sb = new StringBuilder();
+            for (final Table t : tables)
+            {
+                sb.append(t.render(format));
+            }
+            return sb.toString();
+        }
+        final List<Map<String, Object>> all = new ArrayList<>();
+        for (final Table t : tables)
+        {
+            all.add(t.toMap());
+        }
+        try
+        {
+            return JSON.writeValueAsString(Map.of("tables", all)) + "\n";
+        }
+        catch (final IOException e)
+        {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * @return the title and facts as text, each line starting with {@code #}.
+     */
+    public String header()
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("# ").append(title).append('\n');
+        for (final Map.Entry<String, Object> f : facts.entrySet())
+        {
+            sb.append("# ").append(f.getKey()).append(": ").append(f.getValue()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private Map<String, Object> toMap()
+    {
         final Map<String, Object> root = new LinkedHashMap<>();
         root.put("title", title);
         root.put("facts", facts);
@@ -261,13 +321,6 @@ public final class Table
             out.add(m);
         }
         root.put("rows", out);
-        try
-        {
-            return JSON.writeValueAsString(root) + "\n";
-        }
-        catch (final IOException e)
-        {
-            throw new UncheckedIOException(e);
-        }
+        return root;
     }
 }

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.qsnet.bench.report.Plots;
+import org.qsnet.bench.report.Drawing;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.model.EliteSwitch;
 import org.qsnet.fabric.model.Fabric;
@@ -140,12 +140,13 @@ public final class CongestionMatrix
     }
 
     /**
-     * Draws the matrix as a heat map.
+     * Draws the matrix as a heat map, rows as {@link #text()} prints them (top level first).
      *
-     * @param file  PNG file.
-     * @param title chart title.
+     * @param file     PNG file.
+     * @param title    chart title.
+     * @param subtitle second title line (version, seed, profile).
      */
-    public void png(final Path file, final String title)
+    public void png(final Path file, final String title, final String subtitle)
     {
         final int per = topology.switchesPerLevel();
         final List<String> x = new ArrayList<>();
@@ -155,10 +156,9 @@ public final class CongestionMatrix
         }
         final List<String> y = new ArrayList<>();
         final List<double[]> rows = new ArrayList<>();
-        // XChart draws the first row at the bottom: leaves first, top level last
-        for (int level = 1; level <= topology.dim(); level++)
+        for (int level = topology.dim(); level >= 1; level--)
         {
-            for (final String part : new String[] {"down", "sw", "up"})
+            for (final String part : new String[] {"up", "sw", "down"})
             {
                 if (level == topology.dim() && part.equals("up"))
                 {
@@ -174,6 +174,9 @@ public final class CongestionMatrix
                 rows.add(r);
             }
         }
-        Plots.heatMap(file, title, x, y, rows.toArray(new double[0][]));
+        Drawing.heatMap(file, title, subtitle, "switch word within its level (0 .. " + (per - 1) + ")",
+            "switch level and part", "waiting",
+            "up / down: mean number of headers waiting per up / down link of the switch; sw: fraction of the window "
+                + "with a header waiting in it; white: no waiting at all", x, y, rows.toArray(new double[0][]));
     }
 }

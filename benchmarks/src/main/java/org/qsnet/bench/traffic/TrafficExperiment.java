@@ -31,6 +31,11 @@ import org.qsnet.fabric.model.PacketEndpoint;
  * held until its acknowledgement). Offered load is a fraction of the injection limit, the
  * peak payload rate of one link with full packets ({@link
  * org.qsnet.fabric.model.FabricConfig#peakPayloadBytesPerSecond()}, 335.1 MB/s for the Elite).
+ *
+ * <p>Through the NIC model ({@link TrafficSpec#viaNic()}), each message is a DMA between the two
+ * nodes' Elan memories; a message larger than the 256 KB staging buffer is posted as several DMAs
+ * of at most 256 KB, back to back, and completes when the last of them has landed, so every
+ * message moves all its bytes ({@link #completedMessageBytes()} equals {@link #movedBytes()}).
  */
 public final class TrafficExperiment
 {
@@ -39,7 +44,7 @@ public final class TrafficExperiment
     private final Kernel kernel;
     private final Fabric fabric;
     private final Machine machine;
-    private final Map<Long, Message> inFlight = new HashMap<>();
+    private final Map<Long, Dma> inFlight = new HashMap<>();
     private final Node[] nodes;
     private final long windowStartNs;
     private final long windowEndNs;
@@ -50,6 +55,9 @@ public final class TrafficExperiment
     private long messages;
     private long latencySumNs;
     private final long[] jobGeneratedBytes = new long[2];
+    private long completedMessages;
+    private long completedMessageBytes;
+    private long movedBytes;
 
     /**
      * Builds the experiment on a fresh kernel and fabric.
@@ -116,6 +124,31 @@ public final class TrafficExperiment
     public Kernel kernel()
     {
         return kernel;
+    }
+
+    /**
+     * @return messages whose every byte had landed by the end of the run (window or not).
+     */
+    public long completedMessages()
+    {
+        return completedMessages;
+    }
+
+    /**
+     * @return the sizes of the {@link #completedMessages()} added up: the bytes they offered.
+     */
+    public long completedMessageBytes()
+    {
+        return completedMessageBytes;
+    }
+
+    /**
+     * @return the data bytes that landed for the {@link #completedMessages()}: what the fabric moved
+     *         for them (equals {@link #completedMessageBytes()} when every message moved all its bytes).
+     */
+    public long movedBytes()
+    {
+        return movedBytes;
     }
 
     /**
@@ -282,9 +315,36 @@ public final class TrafficExperiment
      */
     public TrafficPoint run()
     {
-        kernel.runUntil(windowStartNs);
-        fabric.resetStats();
-        kernel.runUntil(windowEndNs);
+        return run(null);
+    }
+
+    /**
+     * Runs warm-up and window in twenty steps of simulated time, telling {@code progress} after
+     * each, and measures. The steps do not change the result.
+     *
+     * @param progress told the simulated ns run so far (of {@code warmupNs + measureNs}) after
+     *                 each step; null for none.
+     * @return the outcome.
+     */
+    public TrafficPoint run(final java.util.function.LongConsumer progress)
+    {
+        final int steps = 20;
+        boolean reset = false;
+        for (int i = 1; i <= steps; i++)
+        {
+            final long until = windowEndNs * i / steps;
+            if (!reset && until >= windowStartNs)
+            {
+                kernel.runUntil(windowStartNs);
+                fabric.resetStats();
+                reset = true;
+            }
+            kernel.runUntil(until);
+            if (progress != null)
+            {
+                progress.accept(until);
+            }
+        }
         final double windowNs = windowNs();
         int measuredSenders = 0;
         double min = Double.MAX_VALUE;
@@ -324,6 +384,19 @@ public final class TrafficExperiment
         int next(SplittableRandom r);
     }
 
+    /** One DMA of a message posted through the NIC, with the data bytes still to land. */
+    private static final class Dma
+    {
+        final Message message;
+        int remainingBytes;
+
+        Dma(final Message message, final int bytes)
+        {
+            this.message = message;
+            this.remainingBytes = bytes;
+        }
+    }
+
     private static final class Message
     {
         final Node source;
@@ -335,6 +408,10 @@ public final class TrafficExperiment
         int injected;
         int delivered;
         int remainingBytes;
+        /** Data bytes landed so far. */
+        long landedBytes;
+        /** NIC injection: DMAs posted and not yet completely landed. */
+        int dmasLeft;
 
         Message(final Node source, final int destination, final int bytes, final long generatedNs,
             final boolean readRequest, final int maxPayload)
@@ -446,15 +523,24 @@ public final class TrafficExperiment
             ctx.setVpTable(id, vpNode, vpContext);
             ctx.mmu().map(HEAP, Mmu.Kind.SDRAM, nic.reserveSdram(HEAP_SIZE), HEAP_SIZE, Mmu.ALL);
             descriptors = HEAP;
-            nic.observe((dmaId, bytes, last, t) -> landed(dmaId, bytes, last, t));
+            nic.observe((dmaId, bytes, last, t) -> landed(dmaId, bytes, t));
         }
 
         private void postDma(final Message m)
         {
+            // a message larger than the staging buffer goes as several DMAs, back to back
+            m.dmasLeft = (m.bytes + BUFFER - 1) / BUFFER;
+            for (int left = m.bytes; left > 0; left -= BUFFER)
+            {
+                postDma(m, Math.min(left, BUFFER));
+            }
+        }
+
+        private void postDma(final Message m, final int size)
+        {
             final long desc = descriptors + (long)(nextDescriptor++ % RING) * E3.DMA_SIZE;
             final SparseMemory sdram = machine.nic(id).sdram();
             final long at = Mmu.offset(ctx.mmu().translate(desc, Mmu.WRITE, "descriptor"));
-            final int size = Math.min(m.bytes, BUFFER);
             sdram.putInt(at + E3.DMA_TYPE, E3.dmaType(E3.DMA_BYTE, m.readRequest ? E3.DMA_READ : E3.DMA_WRITE, E3.DMA_NORMAL, 0));
             sdram.putInt(at + E3.DMA_SIZE_FIELD, size);
             sdram.putInt(at + E3.DMA_SOURCE, (int)SOURCE);
@@ -463,17 +549,35 @@ public final class TrafficExperiment
             sdram.putInt(at + E3.DMA_SRC_EVENT, 0);
             sdram.putInt(at + E3.DMA_DEST_COOKIE_VPROC, m.readRequest ? id : m.destination);
             sdram.putInt(at + E3.DMA_SRC_COOKIE_VPROC, m.readRequest ? m.destination : id);
-            inFlight.put(machine.nic(id).command(ctx, desc), m);
+            inFlight.put(machine.nic(id).command(ctx, desc), new Dma(m, size));
         }
 
-        private void landed(final long dmaId, final int bytes, final boolean last, final long timeNs)
+        private void landed(final long dmaId, final int bytes, final long timeNs)
         {
-            final Message m = last ? inFlight.remove(dmaId) : inFlight.get(dmaId);
-            if (m != null && timeNs >= windowStartNs && timeNs < windowEndNs)
+            // packets of one DMA may land out of order (adaptive routing): a DMA is done when all its
+            // bytes have landed, whichever packet came last
+            final Dma dma = inFlight.get(dmaId);
+            if (dma == null)
+            {
+                return;
+            }
+            final Message m = dma.message;
+            m.landedBytes += bytes;
+            dma.remainingBytes -= bytes;
+            if (dma.remainingBytes <= 0)
+            {
+                inFlight.remove(dmaId);
+            }
+            final boolean complete = dma.remainingBytes <= 0 && --m.dmasLeft == 0;
+            if (complete)
+            {
+                completed(m);
+            }
+            if (timeNs >= windowStartNs && timeNs < windowEndNs)
             {
                 jobBytes[m.source.job] += bytes;
                 m.source.acceptedBytes += bytes;
-                if (last && m.source.job == measuredJob)
+                if (complete && m.source.job == measuredJob)
                 {
                     messages++;
                     latencySumNs += timeNs - m.generatedNs;
@@ -496,20 +600,22 @@ public final class TrafficExperiment
                 trySend();
                 return spec.fabric().ackTurnaroundNs();
             }
+            m.landedBytes += packet.payloadBytes();
+            final boolean complete = ++m.delivered == m.packets;
+            if (complete)
+            {
+                completed(m);
+            }
             if (timeNs >= windowStartNs && timeNs < windowEndNs)
             {
                 // a read's data counts for the reader, a write's for the writer
                 jobBytes[m.source.job] += packet.payloadBytes();
                 m.source.acceptedBytes += packet.payloadBytes();
-                if (++m.delivered == m.packets && m.source.job == measuredJob)
+                if (complete && m.source.job == measuredJob)
                 {
                     messages++;
                     latencySumNs += timeNs - m.generatedNs;
                 }
-            }
-            else
-            {
-                m.delivered++;
             }
             return spec.fabric().ackTurnaroundNs();
         }
@@ -520,6 +626,13 @@ public final class TrafficExperiment
             outstanding--;
             trySend();
         }
+    }
+
+    private void completed(final Message m)
+    {
+        completedMessages++;
+        completedMessageBytes += m.bytes;
+        movedBytes += m.landedBytes;
     }
 
     /**

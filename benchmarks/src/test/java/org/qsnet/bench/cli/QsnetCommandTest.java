@@ -2,6 +2,10 @@ package org.qsnet.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -11,9 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.qsnet.fabric.QsnetException;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QsnetCommandTest
@@ -148,13 +157,182 @@ class QsnetCommandTest
     }
 
     @Test
-    void shouldGiveHelpForEveryCommand()
+    void shouldGiveHelpForEveryCommandWithoutWarnings()
     {
-        for (final String c : new String[] {"traffic", "congestion", "topology", "perf", "ping", "calibrate"})
+        final String[] top = run("--help");
+        assertEquals("0", top[0]);
+        assertEquals("", top[2], "no warning on stderr");
+        assertFalse(top[1].contains("Could not format"), top[1]);
+        for (final String c : new String[] {"traffic", "congestion", "topology", "perf", "ping", "calibrate", "osu", "hotspot",
+            "elanlib"})
         {
             final String[] r = run(c, "--help");
             assertEquals("0", r[0], c);
             assertTrue(r[1].contains("Usage: qsnet " + c), r[1]);
+            assertEquals("", r[2], c + ": no warning on stderr");
         }
+        assertTrue(run("calibrate", "--help")[1].contains("within 5 %"), "an escaped % prints as %");
+        final String[] jmh = run("jmh", "--help");
+        assertEquals("0", jmh[0], jmh[2]);
+        assertTrue(jmh[1].contains("Usage: qsnet jmh") && jmh[1].contains("-wi <int>"), jmh[1]);
+    }
+
+    /** The one line a refused command prints: exit 2, the message, no stack trace, nothing run. */
+    private static void assertRefused(final String expected, final String... args)
+    {
+        final String[] r = run(args);
+        assertEquals("2", r[0], String.join(" ", args) + ": " + r[2]);
+        assertEquals(1, r[2].lines().count(), "one line: " + r[2]);
+        assertTrue(r[2].contains(expected), "expected '" + expected + "' in: " + r[2]);
+        assertEquals("", r[1], "nothing ran");
+    }
+
+    @Test
+    void shouldCheckOutputFilesAndFormatBeforeTheRun() throws Exception
+    {
+        final Path file = Files.writeString(dir.resolve("file.txt"), "x");
+        final String bad = file.resolve("out.csv").toString();
+        assertRefused("--csv " + bad + " cannot be written: " + file + " is not a directory", "traffic", "-n", "16", "--loads",
+            "0.5", "--csv", bad);
+        assertRefused("--json " + dir + " cannot be written: it is a directory", "congestion", "-n", "16", "--json", dir.toString());
+        assertRefused("--plot " + bad + " cannot be written", "ping", "--sizes", "0", "--plot", bad);
+        assertRefused("--json " + bad + " cannot be written", "hotspot", "--json", bad);
+        assertRefused("--plot " + bad + " cannot be written", "calibrate", "--plot", bad);
+        assertRefused("--csv " + bad + " cannot be written", "perf", "--nodes", "16", "--csv", bad);
+        assertRefused("--format 'xml' is not one of: text, csv, json", "traffic", "-n", "16", "--format", "xml");
+        assertRefused("--format 'xml' is not one of: text, csv, json", "osu", "--format", "xml");
+        // a new file in new directories is fine
+        final Path deep = dir.resolve("a/b/c.json");
+        assertEquals("0", run("traffic", "-n", "16", "--loads", "0.2", "--measure-us", "10", "--json", deep.toString())[0]);
+        assertTrue(Files.size(deep) > 100);
+    }
+
+    @Test
+    void shouldRefuseBadValuesUpFrontNamingTheOption()
+    {
+        assertRefused("--loads lists no load", "traffic", "-n", "16", "--loads", ",");
+        assertRefused("--size 2000000000 must be in 1..16777216", "traffic", "-n", "16", "--size", "2000000000");
+        assertRefused("--measure-us 1.0E12 must be in 1..1000000", "traffic", "-n", "16", "--measure-us", "1e12");
+        assertRefused("--measure-us 1.0E12 must be in 1..1000000", "congestion", "-n", "16", "--measure-us", "1e12");
+        assertRefused("--warmup-us -1.0 must be in 0..1000000", "traffic", "-n", "16", "--warmup-us", "-1");
+        assertRefused("--nodes 5000 must be in 2..4096", "traffic", "-n", "5000");
+        assertRefused("--repeat 0 must be in 1..100", "perf", "--repeat", "0");
+        assertRefused("--set pciMHz is a NIC parameter of the platform profile: it has no effect with --injection link",
+            "traffic", "-n", "16", "--set", "pciMHz=33");
+        assertRefused("--profile xeon-gc has no effect with --injection link", "congestion", "-n", "16", "--profile", "xeon-gc");
+        assertRefused("--sizes value 33554432 must be in 0..16777216", "ping", "--sizes", "0,33554432");
+        final PrunCommand prun = new PrunCommand();
+        prun.procs = 2;
+        prun.nodes = 0;
+        prun.mapping = "block";
+        prun.profile = "pentium3-he";
+        prun.mainClass = "org.qsnet.bench.examples.ElanPing";
+        assertEquals("-N 0 must be at least 1 (leave -N out for one process per node)",
+            assertThrows(QsnetException.class, prun::call).getMessage());
+    }
+
+    @Test
+    void shouldNameTheProfileAndInjectionThatRan() throws Exception
+    {
+        final ObjectMapper json = new ObjectMapper();
+        final String[] nic = run("traffic", "-n", "16", "--loads", "0.3", "--injection", "nic", "--profile", "pentium3-he",
+            "--format", "json");
+        assertEquals("0", nic[0], nic[2]);
+        final JsonNode nicFacts = json.readTree(nic[1]).get("facts");
+        assertTrue(nicFacts.get("profile").asText().startsWith("pentium3-he: "), nicFacts.toString());
+        assertTrue(nicFacts.get("injection").asText().startsWith("nic: "), nicFacts.toString());
+        final String[] link = run("traffic", "-n", "16", "--loads", "0.3", "--format", "json");
+        final JsonNode linkFacts = json.readTree(link[1]).get("facts");
+        assertTrue(linkFacts.get("profile").asText().startsWith("none"), linkFacts.toString());
+        assertTrue(linkFacts.get("injection").asText().startsWith("link: "), linkFacts.toString());
+        final String[] cm = run("congestion", "-n", "16", "--injection", "nic", "--profile", "xeon-gc");
+        assertEquals("0", cm[0], cm[2]);
+        assertTrue(cm[1].contains("# profile: xeon-gc: ") && cm[1].contains("# injection: nic: "), cm[1]);
+        final String[] cmLink = run("congestion", "-n", "16", "--format", "json");
+        assertTrue(json.readTree(cmLink[1]).get("facts").get("injection").asText().startsWith("link: "), cmLink[1]);
+    }
+
+    /** Reads exactly one JSON document: trailing content (a second document) fails. */
+    private static JsonNode oneDocument(final String text) throws Exception
+    {
+        final ObjectMapper json = new ObjectMapper();
+        try (JsonParser p = json.getFactory().createParser(text))
+        {
+            final JsonNode root = json.readTree(p);
+            assertNull(p.nextToken(), "one JSON document, nothing after it");
+            return root;
+        }
+    }
+
+    @Test
+    void shouldPrintOneJsonDocumentForSeveralTables() throws Exception
+    {
+        final String[] r = run("osu", "--format", "json");
+        assertEquals("0", r[0], r[2]);
+        final JsonNode tables = oneDocument(r[1]).get("tables");
+        assertEquals(5, tables.size(), r[1]);
+        assertTrue(tables.get(0).get("title").asText().startsWith("bandwidth with a window"), r[1]);
+        assertTrue(tables.get(4).get("rows").get(0).get("one_way").asDouble() > 0, r[1]);
+    }
+
+    @Test
+    void shouldShowTheProgressOfALongPoint()
+    {
+        final long quiet = Progress.quietMs;
+        Progress.quietMs = 0;
+        try
+        {
+            final String[] r = run("traffic", "-n", "16", "--loads", "0.5", "--warmup-us", "0", "--measure-us", "200");
+            assertEquals("0", r[0], r[2]);
+            assertTrue(r[2].contains("[1/1] uniform offered 0.50: 50% of 200 us simulated"), r[2]);
+            final String[] c = run("congestion", "-n", "16", "--measure-us", "180");
+            assertTrue(c[2].contains("hotspot offered 0.50: 5% of 200 us simulated"), c[2]);
+        }
+        finally
+        {
+            Progress.quietMs = quiet;
+        }
+        final String[] quietRun = run("traffic", "-n", "16", "--loads", "0.5");
+        assertFalse(quietRun[2].contains("% of"), "a short point prints no steps: " + quietRun[2]);
+    }
+
+    private static java.awt.image.BufferedImage png(final Path file) throws Exception
+    {
+        final java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(file.toFile());
+        assertNotNull(img, file + " is a PNG");
+        return img;
+    }
+
+    @Test
+    void shouldDrawAFigureForEveryCommandThatAcceptsPlot() throws Exception
+    {
+        final String[][] commands = {
+            {"hotspot", "--size", "4096", "--reps", "1"},
+            {"perf", "--nodes", "16", "--measure-us", "20", "--warmup-runs", "0", "--repeat", "1"},
+            {"calibrate", "--profile", "xeon-gc"},
+            {"ping", "--sizes", "0,64,4096,65536"},
+            {"traffic", "-n", "16", "--loads", "0.5"},
+            {"congestion", "-n", "64"},
+            {"topology", "--dim", "3"}};
+        for (final String[] c : commands)
+        {
+            final Path file = dir.resolve(c[0] + ".png");
+            final String[] args = java.util.Arrays.copyOf(c, c.length + 2);
+            args[c.length] = "--plot";
+            args[c.length + 1] = file.toString();
+            final String[] r = run(args);
+            assertEquals("0", r[0], c[0] + ": " + r[2]);
+            assertTrue(png(file).getWidth() >= 800, c[0]);
+        }
+    }
+
+    @Test
+    void shouldPrintAFiniteBidirectionalPingLatency()
+    {
+        final String[] r = run("ping", "--sizes", "0,4096", "--bidirectional", "--format", "csv");
+        assertEquals("0", r[0], r[2]);
+        assertFalse(r[1].contains("NaN"), r[1]);
+        final String row = r[1].lines().filter(l -> l.startsWith("4096,")).findFirst().orElseThrow();
+        assertTrue(Double.parseDouble(row.split(",")[1]) > 10, row);
     }
 }

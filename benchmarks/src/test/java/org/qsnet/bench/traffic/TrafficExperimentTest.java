@@ -129,6 +129,29 @@ class TrafficExperimentTest
             new TrafficExperiment(viaNic(Pattern.COMPLEMENT, 64, 0), 0.8).run());
     }
 
+    @ParameterizedTest(name = "{0} B, {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"1, link", "320, link", "262145, link", "1048576, link", "1, nic", "320, nic",
+        "4096, nic", "262144, nic", "262145, nic", "1048576, nic", "4194304, nic", "200000 exp, nic"})
+    void shouldMoveEveryByteOfEveryMessageWhateverItsSize(final String size, final String injection)
+    {
+        final boolean exp = size.endsWith(" exp");
+        final int bytes = Integer.parseInt(size.replace(" exp", ""));
+        final boolean nic = injection.equals("nic");
+        // below saturation: 20 % of the injection limit, or 0.2 % for 1-byte messages (a packet each);
+        // the window long enough for a few of the largest messages
+        final double load = bytes == 1 ? 0.002 : 0.2;
+        final long measureNs = Math.max(100_000, 5L * bytes * 1000 / 67);
+        final TrafficSpec s = new TrafficSpec(Pattern.UNIFORM, 16, FabricConfig.elite(2), bytes, exp, true, 0, measureNs, 0, 0, 2,
+            false, true, false, 0, false, 3, nic, org.qsnet.fabric.model.PlatformProfile.alphaEs40());
+        final TrafficExperiment e = new TrafficExperiment(s, load);
+        final TrafficPoint p = e.run();
+        assertTrue(e.completedMessages() >= 16, "messages completed: " + e.completedMessages());
+        assertEquals(e.completedMessageBytes(), e.movedBytes(), "bytes moved == bytes offered by the completed messages");
+        // a message moving a quarter of its bytes (the old 256 KB cap on 1 MB messages) would fail this too;
+        // the rest is the window's edge (messages generated near its end land after it)
+        assertTrue(p.acceptedLoad() > 0.6 * p.generatedLoad(), "below saturation " + p);
+    }
+
     @Test
     void shouldComputePermutationPartnersByBitOperations()
     {
