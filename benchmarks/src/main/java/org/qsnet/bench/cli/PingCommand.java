@@ -71,17 +71,22 @@ public final class PingCommand implements Callable<Integer>
             .fact("emulator", "qsnet " + BuildInfo.version()).fact("profile", p.name() + ": " + p.description())
             .fact("latency", "ping-pong: post of a ping to its event word seen by the receiving host, mean of 4 after 2 warm-up"
                 + (bidirectional ? "; both ranks ping at once, per direction" : ""))
-            .fact("bandwidth", "4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction");
-        t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f");
+            .fact("bandwidth", "4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction")
+            .fact("link errors", "crcErrorRate " + p.fabric().crcErrorRate() + "; per size, both runs: packets retransmitted"
+                + " after a CRC error, queued packets refused to keep order, duplicates discarded");
+        t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f").column("crc_retries", "%d")
+            .column("ooo_refused", "%d").column("dup_discarded", "%d");
         final double[] x = new double[sizes.length];
         final double[] y = new double[sizes.length];
         final double[] latency = new double[sizes.length];
         int i = 0;
+        PingExperiment.takeLinkErrors();
         for (final int size : sizes)
         {
             final double lat = PingExperiment.latencyNs(p, size, s, d, bidirectional) / 1000.0;
             final double bw = size == 0 ? 0 : PingExperiment.bandwidthMBs(p, size, size > 65536 ? 2 : 4, s, d, bidirectional);
-            t.row(size, lat, bw);
+            final org.qsnet.fabric.model.LinkErrorStats errors = PingExperiment.takeLinkErrors();
+            t.row(size, lat, bw, errors.crcRetries(), errors.outOfOrderRefusals(), errors.duplicatesDiscarded());
             x[i] = size;
             latency[i] = lat;
             y[i++] = bw;

@@ -73,11 +73,14 @@ public final class TrafficCommand implements Callable<Integer>
             .fact("window", "warm-up " + first.warmupNs() / 1000.0 + " us, measured " + first.measureNs() / 1000.0 + " us")
             .fact("injection limit", String.format(java.util.Locale.ROOT, "%.1f MB/s per node",
                 first.fabric().peakPayloadBytesPerSecond() / 1e6))
-            .fact("seed", first.seed());
+            .fact("seed", first.seed())
+            .fact("link errors", "crc_retries: packets retransmitted after a CRC error in the measured window; ooo_refused:"
+                + " queued packets refused to keep their queue's order and resent; dup_discarded: duplicates dropped (whole run)");
         table.column("pattern", "%s").column("nodes", "%d").column("offered", "%.2f").column("generated", "%.3f")
             .column("accepted", "%.3f").column("aggr_MB/s", "%.1f").column("node_min_MB/s", "%.1f")
             .column("node_mean_MB/s", "%.1f").column("node_max_MB/s", "%.1f").column("latency_us", "%.2f")
-            .column("messages", "%d").column("io_job_MB/s", "%.1f");
+            .column("messages", "%d").column("io_job_MB/s", "%.1f").column("crc_retries", "%d")
+            .column("ooo_refused", "%d").column("dup_discarded", "%d");
         final List<Plots.Series> series = new ArrayList<>();
         final int total = ps.size() * loads.length;
         int done = 0;
@@ -93,7 +96,8 @@ public final class TrafficCommand implements Callable<Integer>
                     "[%d/%d] %s offered %.2f", done + 1, total, p.label(), load), spec.warmupNs() + spec.measureNs(), System.err));
                 table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
                     pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),
-                    pt.messages(), pt.otherJobMBs());
+                    pt.messages(), pt.otherJobMBs(), pt.linkErrors().crcRetries(), pt.linkErrors().outOfOrderRefusals(),
+                    pt.linkErrors().duplicatesDiscarded());
                 x[i] = pt.offeredLoad();
                 y[i++] = pt.acceptedLoad();
                 System.err.printf(java.util.Locale.ROOT, "[%d/%d] %s offered %.2f -> accepted %.3f%n", ++done, total,

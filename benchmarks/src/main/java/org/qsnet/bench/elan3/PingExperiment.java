@@ -8,6 +8,7 @@ import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.model.LinkErrorStats;
 import org.qsnet.fabric.model.PlatformProfile;
 
 /**
@@ -103,7 +104,29 @@ public final class PingExperiment
 
     private static void run(final PlatformProfile profile, final org.qsnet.elan3.ElanMain main)
     {
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), main).throwIfFailed();
+        final Prun.Session session = new Prun.Session(profile, 1);
+        session.launch(new Prun.Options(2, 2, false, 0, Map.of()), main);
+        session.run().throwIfFailed();
+        final LinkErrorStats[] mine = LAST_ERRORS.get();
+        mine[0] = mine[0].plus(session.machine().linkErrorStats());
+    }
+
+    /** Link-error statistics of this thread's runs since {@link #takeLinkErrors()}. */
+    private static final ThreadLocal<LinkErrorStats[]> LAST_ERRORS =
+        ThreadLocal.withInitial(() -> new LinkErrorStats[] {new LinkErrorStats(0, 0, 0)});
+
+    /**
+     * The link errors of the runs this thread made since the last call (CRC retries, out-of-order
+     * refusals, discarded duplicates), for a report beside the figures; resets them.
+     *
+     * @return the statistics.
+     */
+    public static LinkErrorStats takeLinkErrors()
+    {
+        final LinkErrorStats[] mine = LAST_ERRORS.get();
+        final LinkErrorStats s = mine[0];
+        mine[0] = new LinkErrorStats(0, 0, 0);
+        return s;
     }
 
     private static long buffer(final Elan3Context ctx, final Placement where, final long size)

@@ -366,7 +366,8 @@ public final class TrafficExperiment
         return new TrafficPoint(spec.pattern().label(), spec.nodes(), offeredLoad, generated, accepted,
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
-            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0);
+            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0,
+            machine != null ? machine.linkErrorStats() : new org.qsnet.fabric.model.LinkErrorStats(fabric.crcErrors(), 0, 0));
     }
 
     private static final int CONTEXT = 0x400;

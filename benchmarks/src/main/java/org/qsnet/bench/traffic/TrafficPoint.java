@@ -17,6 +17,8 @@ package org.qsnet.bench.traffic;
  * @param meanLatencyUs    mean message latency (generation to last byte delivered), us.
  * @param messages         messages completed in the window.
  * @param otherJobMBs      combined only: the I/O job's delivered bandwidth, MB/s; else 0.
+ * @param linkErrors       CRC retries, out-of-order refusals and discarded duplicates of the run
+ *                         (non-zero only with {@code crcErrorRate} set).
  */
 public record TrafficPoint(
     String pattern,
@@ -30,6 +32,7 @@ public record TrafficPoint(
     double perNodeMaxMBs,
     double meanLatencyUs,
     long messages,
-    double otherJobMBs)
+    double otherJobMBs,
+    org.qsnet.fabric.model.LinkErrorStats linkErrors)
 {
 }

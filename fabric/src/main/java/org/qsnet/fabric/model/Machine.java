@@ -90,6 +90,22 @@ public final class Machine
     }
 
     /**
+     * @return the link-error statistics of the run so far: the fabric's CRC retries (since its last
+     *         statistics reset) and every NIC's out-of-order refusals and discarded duplicates.
+     */
+    public LinkErrorStats linkErrorStats()
+    {
+        long refused = 0;
+        long duplicates = 0;
+        for (final Elan3Nic nic : nics)
+        {
+            refused += nic.outOfOrderRefusals();
+            duplicates += nic.duplicatesDiscarded();
+        }
+        return new LinkErrorStats(fabric.crcErrors(), refused, duplicates);
+    }
+
+    /**
      * @return the number of nodes.
      */
     public int nodeCount()
