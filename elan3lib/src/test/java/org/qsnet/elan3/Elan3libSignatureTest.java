@@ -115,6 +115,6 @@ class Elan3libSignatureTest
     @Test
     void shouldFollowTheCatalogSignatureForSignature()
     {
-        FacadeSignatures.check(Elan3lib.class, FacadeSignatures.parse(CATALOG), NOT_PROVIDED, EXTENSIONS);
+        FacadeSignatures.assertMatchesCatalog(Elan3lib.class, FacadeSignatures.parse(CATALOG), NOT_PROVIDED, EXTENSIONS);
     }
 }

@@ -274,7 +274,7 @@ public final class FacadeSignatures
      * @param notProvided catalog calls the facade deliberately lacks, with the reason.
      * @param extensions  public methods that are not catalog calls (errno, emulator extras).
      */
-    public static void check(final Class<?> facade, final List<Row> table, final Map<String, String> notProvided,
+    public static void assertMatchesCatalog(final Class<?> facade, final List<Row> table, final Map<String, String> notProvided,
         final Set<String> extensions)
     {
         final Map<String, List<Method>> methods = new TreeMap<>();

@@ -46,7 +46,7 @@ class TportsFacadeTest
     @Test
     void shouldFollowTheCatalogSignatureForSignature()
     {
-        FacadeSignatures.check(Tports.class, FacadeSignatures.parse(CATALOG), Map.of(), Set.of());
+        FacadeSignatures.assertMatchesCatalog(Tports.class, FacadeSignatures.parse(CATALOG), Map.of(), Set.of());
     }
 
     private static Tport init(final ElanBase base)
