@@ -15,7 +15,7 @@ import org.qsnet.fabric.engine.Origin;
  *
  * <p>Life of a packet (exact integer arithmetic, one event per header hop):
  * <pre>
- *  inject ─► header takes a VC of the node link (or waits, FIFO per priority)
+ *  inject ─► header takes a VC of the node link (or waits; a freed output goes to the oldest header)
  *         ─► at each Elite, after wire + 35 ns: read the route tag; ascending: least-loaded up
  *            link of the group with a free VC; descending: the tagged down port. No free VC:
  *            wait there, holding the channels already taken.
@@ -348,7 +348,9 @@ public final class Fabric
         {
             c.leavesPending = p.broadcastLast() - p.broadcastFirst() + 1;
         }
-        request(new Head(this, p, c), nodeOut[p.source()], now);
+        final Head h = new Head(this, p, c);
+        h.ageSinceNs = now;
+        request(h, nodeOut[p.source()], now);
     }
 
     private void request(final Head h, final LinkOutput out, final long now)
@@ -499,6 +501,7 @@ public final class Fabric
             child.depth = h.depth + 1;
             child.via = out;
             child.tagIndex = h.tagIndex;
+            child.ageSinceNs = h.ageSinceNs;
             packetHops++;
             switchOrigins[s.id].schedule(now + out.forwardDelayNs, child);
         }
@@ -693,13 +696,13 @@ public final class Fabric
     {
         out.releaseVc(vc);
         final long aging = config.agingNs();
-        Head next = out.waiting.peek(now, aging);
+        Head next = out.waiting.peek(now, aging, out.lastInput);
         final EliteSwitch from = out.fromSwitch;
         boolean fromGroup = false;
         if (out.up && from != null && !from.upGroup.isEmpty())
         {
-            final Head g = from.upGroup.peek(now, aging);
-            final Head chosen = HeadQueue.better(next, g, now, aging);
+            final Head g = from.upGroup.peek(now, aging, out.lastInput);
+            final Head chosen = HeadQueue.better(next, g, now, aging, out.lastInput);
             fromGroup = chosen == g;
             next = chosen;
         }
@@ -715,6 +718,7 @@ public final class Fabric
         {
             out.waiting.remove(next);
         }
+        out.lastInput = next.input();
         final long waited = now - next.waitSinceNs;
         out.waitNs += waited;
         out.waits++;
