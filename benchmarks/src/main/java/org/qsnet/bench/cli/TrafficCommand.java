@@ -37,6 +37,11 @@ public final class TrafficCommand implements Callable<Integer>
         description = "Offered loads, fractions of the injection limit. Default: ${DEFAULT-VALUE}.")
     double[] loads;
 
+    @Option(names = "--per-node", description = "Also print every sending node's delivered bandwidth, accepted load, "
+        + "messages and latency (one row per node, pattern and load); with --plot, draw the nodes' bandwidth at the "
+        + "last load against the node number.")
+    boolean perNode;
+
     @Mixin
     WorkloadOptions workload;
 
@@ -78,6 +83,12 @@ public final class TrafficCommand implements Callable<Integer>
             .column("accepted", "%.3f").column("aggr_MB/s", "%.1f").column("node_min_MB/s", "%.1f")
             .column("node_mean_MB/s", "%.1f").column("node_max_MB/s", "%.1f").column("latency_us", "%.2f")
             .column("messages", "%d").column("io_job_MB/s", "%.1f");
+        final Table nodesTable = new Table("traffic: per-node figures").fact("emulator", "qsnet " + BuildInfo.version())
+            .fact("per node", "payload of the node's messages delivered in the window (a read's data counts for the reader); "
+                + "job 1 is combined's compute job, whose nodes make the point's figures");
+        nodesTable.column("pattern", "%s").column("offered", "%.2f").column("node", "%d").column("job", "%d")
+            .column("MB/s", "%.2f").column("accepted", "%.3f").column("messages", "%d").column("latency_us", "%.2f");
+        final List<Plots.Series> nodeSeries = new ArrayList<>();
         final List<Plots.Series> series = new ArrayList<>();
         final int total = ps.size() * loads.length;
         int done = 0;
@@ -94,6 +105,21 @@ public final class TrafficCommand implements Callable<Integer>
                 table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
                     pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),
                     pt.messages(), pt.otherJobMBs());
+                final double[] ids = new double[pt.perNode().size()];
+                final double[] bw = new double[ids.length];
+                int j = 0;
+                for (final TrafficPoint.NodeFigures nf : pt.perNode())
+                {
+                    nodesTable.row(pt.pattern(), pt.offeredLoad(), nf.node(), nf.job(), nf.deliveredMBs(), nf.acceptedLoad(),
+                        nf.messages(), nf.meanLatencyUs());
+                    ids[j] = nf.node();
+                    bw[j++] = nf.deliveredMBs();
+                }
+                if (i == loads.length - 1)
+                {
+                    nodeSeries.add(new Plots.Series(String.format(java.util.Locale.ROOT, "%s, offered %.2f", p.label(),
+                        pt.offeredLoad()), ids, bw));
+                }
                 x[i] = pt.offeredLoad();
                 y[i++] = pt.acceptedLoad();
                 System.err.printf(java.util.Locale.ROOT, "[%d/%d] %s offered %.2f -> accepted %.3f%n", ++done, total,
@@ -101,8 +127,22 @@ public final class TrafficCommand implements Callable<Integer>
             }
             series.add(new Plots.Series(p.label(), x, y));
         }
-        output.emit(table, System.out);
-        if (output.plot != null)
+        if (perNode)
+        {
+            output.emitAll(List.of(table, nodesTable), System.out);
+        }
+        else
+        {
+            output.emit(table, System.out);
+        }
+        if (output.plot != null && perNode)
+        {
+            Plots.lines(output.plot, "Per-node bandwidth, " + first.nodes() + " nodes",
+                "seed " + first.seed() + ", " + first.measureNs() / 1000 + " us, "
+                    + (first.viaNic() ? "nic, " + first.nicProfile().name() : "link injection"),
+                "sending node", "payload delivered (MB/s)", nodeSeries, false, false);
+        }
+        else if (output.plot != null)
         {
             Plots.lines(output.plot, "Accepted vs offered load, " + first.nodes() + " nodes",
                 "qsnet " + BuildInfo.version() + ", seed " + first.seed() + ", "

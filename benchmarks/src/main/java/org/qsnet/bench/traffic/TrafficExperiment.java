@@ -361,12 +361,22 @@ public final class TrafficExperiment
                 sum += mbs;
             }
         }
+        final List<TrafficPoint.NodeFigures> perNode = new ArrayList<>();
+        for (final Node n : nodes)
+        {
+            if (n.rateBytesPerNs > 0)
+            {
+                final double mbs = n.acceptedBytes * 1e3 / windowNs;
+                perNode.add(new TrafficPoint.NodeFigures(n.id, n.job, n.job == measuredJob, mbs,
+                    mbs / (limitBytesPerNs * 1e3), n.ownMessages, n.ownMessages == 0 ? 0 : n.ownLatencySumNs / 1e3 / n.ownMessages));
+            }
+        }
         final double accepted = jobBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
         final double generated = jobGeneratedBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
         return new TrafficPoint(spec.pattern().label(), spec.nodes(), offeredLoad, generated, accepted,
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
-            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0);
+            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0, perNode);
     }
 
     private static final int CONTEXT = 0x400;
@@ -438,6 +448,8 @@ public final class TrafficExperiment
         Chooser chooser;
         int outstanding;
         long acceptedBytes;
+        long ownMessages;
+        long ownLatencySumNs;
 
         Node(final int id, final SplittableRandom random)
         {
@@ -577,6 +589,11 @@ public final class TrafficExperiment
             {
                 jobBytes[m.source.job] += bytes;
                 m.source.acceptedBytes += bytes;
+                if (complete)
+                {
+                    m.source.ownMessages++;
+                    m.source.ownLatencySumNs += timeNs - m.generatedNs;
+                }
                 if (complete && m.source.job == measuredJob)
                 {
                     messages++;
@@ -611,6 +628,11 @@ public final class TrafficExperiment
                 // a read's data counts for the reader, a write's for the writer
                 jobBytes[m.source.job] += packet.payloadBytes();
                 m.source.acceptedBytes += packet.payloadBytes();
+                if (complete)
+                {
+                    m.source.ownMessages++;
+                    m.source.ownLatencySumNs += timeNs - m.generatedNs;
+                }
                 if (complete && m.source.job == measuredJob)
                 {
                     messages++;

@@ -35,7 +35,7 @@ class OsuExperimentTest
     {
         final long[] c = OsuExperiment.completionLatencyNs(XEON, 64);
         assertTrue(c[0] < c[1], "the data lands before the event's word: " + c[0] + " vs " + c[1]);
-        assertEquals(XEON.interruptNs() - XEON.hostPollNs(), c[2] - c[1]);
+        assertEquals(XEON.blockingWakeNs() - XEON.hostPollNs(), c[2] - c[1]);
     }
 
     @Test
