@@ -69,8 +69,8 @@ public final class TrafficCommand implements Callable<Integer>
             specs.add(workload.spec(ps.get(ps.size() - 1)));
         }
         final TrafficSpec first = specs.get(0);
-        final Table table = WorkloadOptions.describe(new Table("traffic: accepted vs offered load")
-            .fact("emulator", "qsnet " + BuildInfo.version()), first)
+        final Table table = workload.describeThinning(WorkloadOptions.describe(new Table("traffic: accepted vs offered load")
+            .fact("emulator", "qsnet " + BuildInfo.version()), first))
             .fact("topology", new Topology(first.fabric().k(), first.fabric().dim()) + ", " + first.nodes() + " active")
             .fact("fabric", first.fabric())
             .fact("message", first.messageBytes() + " B " + (first.exponentialSize() ? "exponential" : "fixed") + ", "
@@ -100,7 +100,9 @@ public final class TrafficCommand implements Callable<Integer>
             int i = 0;
             for (final double load : loads)
             {
-                final TrafficPoint pt = new TrafficExperiment(spec, load).run(new Progress(String.format(java.util.Locale.ROOT,
+                final TrafficExperiment experiment = new TrafficExperiment(spec, load);
+                workload.thin(experiment.fabric());
+                final TrafficPoint pt = experiment.run(new Progress(String.format(java.util.Locale.ROOT,
                     "[%d/%d] %s offered %.2f", done + 1, total, p.label(), load), spec.warmupNs() + spec.measureNs(), System.err));
                 table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
                     pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),

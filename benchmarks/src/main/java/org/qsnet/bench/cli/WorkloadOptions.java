@@ -64,6 +64,11 @@ public final class WorkloadOptions
     @Option(names = "--job-placement", defaultValue = "block", description = "combined: block (two halves) or cyclic (alternate nodes). Default: ${DEFAULT-VALUE}.")
     String jobPlacement;
 
+    @Option(names = "--thin-level", paramLabel = "LEVEL:FRACTION",
+        description = "Thin the links between LEVEL-1 and LEVEL (2..n; n is the top): each switch below keeps that "
+            + "fraction of its up links (rounded, at least one), e.g. 3:0.5 keeps half the top-level links of a 64-node tree.")
+    String thinLevel;
+
     @Option(names = "--injection", defaultValue = "link",
         description = "link: packets straight into each node's link at link speed; nic: DMAs between Elan memories "
             + "through the Elan3 NIC model (what the published figures measured). Default: ${DEFAULT-VALUE}.")
@@ -138,6 +143,66 @@ public final class WorkloadOptions
             }
         }
         return false;
+    }
+
+    /**
+     * Applies {@code --thin-level} to a fabric that has not run yet.
+     *
+     * @param fabric the fabric.
+     */
+    public void thin(final org.qsnet.fabric.model.Fabric fabric)
+    {
+        if (thinLevel == null)
+        {
+            return;
+        }
+        final int[] lk = parseThinning(fabric.topology().k(), fabric.topology().dim());
+        fabric.thinUpLinks(lk[0], lk[1]);
+    }
+
+    /**
+     * @param table a table.
+     * @return the table, with a fact saying which links were thinned, if any.
+     */
+    Table describeThinning(final Table table)
+    {
+        if (thinLevel == null)
+        {
+            return table;
+        }
+        final String[] parts = thinLevel.split(":");
+        final int level = Integer.parseInt(parts[0].trim());
+        return table.fact("thinned", "the links from level " + (level - 1) + " up to level " + level + ": each switch keeps "
+            + parts[1].trim() + " of its up links (the first ones)");
+    }
+
+    /**
+     * @return ", level L thinned to F" or empty.
+     */
+    String thinningNote()
+    {
+        return thinLevel == null ? "" : ", level " + thinLevel.replace(":", " thinned to ");
+    }
+
+    private int[] parseThinning(final int k, final int dim)
+    {
+        final String[] parts = thinLevel.split(":");
+        QsnetException.require(parts.length == 2, "--thin-level", thinLevel, "must be LEVEL:FRACTION, e.g. 3:0.5");
+        final int level;
+        final double fraction;
+        try
+        {
+            level = Integer.parseInt(parts[0].trim());
+            fraction = Double.parseDouble(parts[1].trim());
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new QsnetException("--thin-level '" + thinLevel + "' must be LEVEL:FRACTION, e.g. 3:0.5");
+        }
+        QsnetException.require(level >= 2 && level <= dim, "--thin-level level", level, "must be in 2.." + dim
+            + " (the upper level of the thinned links)");
+        QsnetException.require(fraction > 0 && fraction <= 1, "--thin-level fraction", fraction, "must be in (0, 1]");
+        return new int[] {level, Math.max(1, (int)Math.round(fraction * k))};
     }
 
     /**

@@ -58,6 +58,45 @@ class TrafficExperimentTest
     }
 
     @Test
+    void shouldSplitEachSwitchsWaitingOverItsLinks()
+    {
+        final TrafficExperiment e = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 1.0);
+        e.run();
+        final CongestionMatrix m = CongestionMatrix.of(e.fabric(), e.windowNs());
+        final java.util.List<CongestionMatrix.LinkCell> links = CongestionMatrix.perLink(e.fabric(), e.windowNs());
+        assertEquals(16 * (4 + 4 + 4 + 4 + 4), links.size(), "16 switches per level: 4 down links each, 4 up below the top");
+        final double[][] up = new double[4][16];
+        final double[][] down = new double[4][16];
+        for (final CongestionMatrix.LinkCell c : links)
+        {
+            (c.up() ? up : down)[c.level()][c.word()] += c.waiting() / 4;
+        }
+        double total = 0;
+        for (int level = 1; level <= 3; level++)
+        {
+            for (int w = 0; w < 16; w++)
+            {
+                assertEquals(m.cell(level, w).up(), up[level][w], 1e-9, "up links of <" + w + "," + level + ">");
+                assertEquals(m.cell(level, w).down(), down[level][w], 1e-9, "down links of <" + w + "," + level + ">");
+                total += down[level][w];
+            }
+        }
+        assertTrue(total > 1, "uniform traffic at saturation waits on the descent: " + total);
+    }
+
+    @Test
+    void shouldLoseThroughputWhenTheTopLevelIsThinned()
+    {
+        final TrafficExperiment full = new TrafficExperiment(spec(Pattern.COMPLEMENT, 64, 0, 0, 1), 1.0);
+        final TrafficExperiment half = new TrafficExperiment(spec(Pattern.COMPLEMENT, 64, 0, 0, 1), 1.0);
+        half.fabric().thinUpLinks(3, 2);
+        final double a = full.run().acceptedLoad();
+        final double b = half.run().acceptedLoad();
+        // every complement pair crosses the top: half the top links carry at most half the traffic
+        assertTrue(b < 0.6 * a, "complement with half the top links: " + b + " vs " + a);
+    }
+
+    @Test
     void shouldAcceptWhatIsOfferedBelowSaturation()
     {
         final TrafficPoint p = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 0.1).run();

@@ -239,6 +239,31 @@ public final class Fabric
     }
 
     /**
+     * Thins the links between {@code level - 1} and {@code level}: every switch of level
+     * {@code level - 1} keeps only its first {@code keep} up links in service (adaptive ascent
+     * chooses among them; a deterministic route whose digit names a removed port takes port
+     * {@code digit mod keep}). Call before any packet is injected.
+     *
+     * @param level the upper level of the thinned links, 2..n.
+     * @param keep  up links kept per switch, 1..k.
+     */
+    public void thinUpLinks(final int level, final int keep)
+    {
+        QsnetException.require(level >= 2 && level <= topology.dim(), "level", level, "must be in 2.." + topology.dim());
+        QsnetException.require(keep >= 1 && keep <= topology.k(), "keep", keep, "must be in 1.." + topology.k());
+        QsnetException.require(packetHops == 0 && statsSinceNs == 0, "thinUpLinks", level,
+            "must be called before any packet is injected");
+        for (final EliteSwitch s : switches)
+        {
+            if (s.level == level - 1)
+            {
+                s.upKeep = keep;
+                s.nextUp = 0;
+            }
+        }
+    }
+
+    /**
      * The route tags the node's routing table holds for a destination: ascend {@code L-1} hops
      * (adaptive group, or the destination's digit when ascent is deterministic), then descend by
      * the destination's digits. {@code L} is the level of the nearest common ancestors.
@@ -412,7 +437,9 @@ public final class Fabric
             }
             else if (tag >= TAG_UP0)
             {
-                request(h, s.up[tag - TAG_UP0], now);
+                // a thinned level: the destination digit's port may be out of service
+                final int j = tag - TAG_UP0;
+                request(h, s.up[j < s.upKeep ? j : j % s.upKeep], now);
             }
             else
             {
@@ -428,7 +455,7 @@ public final class Fabric
     private void ascendAdaptive(final Head h, final EliteSwitch s, final long now)
     {
         final LinkOutput[] up = s.up;
-        final int k = up.length;
+        final int k = s.upKeep;
         LinkOutput best = null;
         int bestPort = 0;
         for (int i = 0; i < k; i++)
