@@ -61,6 +61,22 @@ public final class WorkloadOptions
     @Option(names = "--io-load", defaultValue = "0.5", description = "combined: the I/O job's offered load, fraction of the injection limit. Default: ${DEFAULT-VALUE}.")
     double ioLoad;
 
+    @Option(names = "--io-size", description = "combined: the I/O job's message size (the mean with --io-size-dist exp). "
+        + "Default: --size.")
+    Integer ioSize;
+
+    @Option(names = "--io-size-dist", description = "combined: the I/O job's size distribution, fixed or exp. Default: --size-dist.")
+    String ioSizeDist;
+
+    @Option(names = "--io-read-ratio", description = "combined: fraction of the I/O job's messages that read from the I/O "
+        + "nodes (--read-ratio is then the compute job's). Default: --read-ratio.")
+    Double ioReadRatio;
+
+    @Option(names = "--io-nodes-in", defaultValue = "io",
+        description = "combined: the I/O nodes are among the I/O job's own nodes (io) or placed among the compute job's "
+            + "nodes (compute). Default: ${DEFAULT-VALUE}.")
+    String ioNodesIn;
+
     @Option(names = "--job-placement", defaultValue = "block", description = "combined: block (two halves) or cyclic (alternate nodes). Default: ${DEFAULT-VALUE}.")
     String jobPlacement;
 
@@ -123,7 +139,23 @@ public final class WorkloadOptions
             choice("--io-placement", ioPlacement, "distributed", "clustered"), choice("--io-dest", ioDest, "random", "deterministic"),
             choice("--io-mapping", ioMapping, "shared", "dedicated"), ioLoad,
             choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed,
-            viaNic, FabricOptions.applyProfile(PlatformProfile.named(profile == null ? DEFAULT_PROFILE : profile), fabric.overrides));
+            viaNic, FabricOptions.applyProfile(PlatformProfile.named(profile == null ? DEFAULT_PROFILE : profile), fabric.overrides),
+            ioJob());
+    }
+
+    private TrafficSpec.IoJob ioJob()
+    {
+        final boolean inside = choice("--io-nodes-in", ioNodesIn, "compute", "io");
+        if (ioSize == null && ioSizeDist == null && ioReadRatio == null && !inside)
+        {
+            return null;
+        }
+        final int bytes = ioSize != null ? ioSize : size;
+        QsnetException.require(bytes >= 1 && bytes <= MAX_MESSAGE_BYTES, "--io-size", bytes, "must be in 1.." + MAX_MESSAGE_BYTES);
+        final double reads = ioReadRatio != null ? ioReadRatio : readRatio;
+        QsnetException.require(reads >= 0 && reads <= 1, "--io-read-ratio", reads, "must be in [0, 1]");
+        return new TrafficSpec.IoJob(bytes, choice("--io-size-dist", ioSizeDist != null ? ioSizeDist : sizeDist, "exp", "fixed"),
+            reads, inside);
     }
 
     private static boolean isNicParameter(final String name)

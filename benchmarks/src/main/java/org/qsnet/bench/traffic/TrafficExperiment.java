@@ -213,13 +213,16 @@ public final class TrafficExperiment
                         computeJob[b++] = i;
                     }
                 }
-                final int[] io = ioNodes(ioJob, spec.ioNodes());
+                final TrafficSpec.IoJob ioSpec = spec.io();
+                // the I/O nodes: within the I/O job's own nodes, or placed among the compute job's
+                final int[] io = ioNodes(ioSpec.insideCompute() ? computeJob : ioJob, spec.ioNodes());
                 final double ioRate = spec.ioLoad() * limitBytesPerNs;
                 for (final int id : ioJob)
                 {
                     if (ioRate > 0 && (!contains(io, id) || spec.ioShared()))
                     {
                         nodes[id].sends(ioRate, 0, ioChooser(io, id));
+                        nodes[id].sizes(ioSpec.messageBytes(), ioSpec.exponentialSize(), ioSpec.readRatio());
                     }
                 }
                 for (final int id : computeJob)
@@ -450,6 +453,9 @@ public final class TrafficExperiment
         long acceptedBytes;
         long ownMessages;
         long ownLatencySumNs;
+        int messageBytes = spec.messageBytes();
+        boolean exponentialSize = spec.exponentialSize();
+        double readRatio = spec.readRatio();
 
         Node(final int id, final SplittableRandom random)
         {
@@ -465,9 +471,16 @@ public final class TrafficExperiment
             this.chooser = chooser;
         }
 
+        void sizes(final int bytes, final boolean exponential, final double reads)
+        {
+            this.messageBytes = bytes;
+            this.exponentialSize = exponential;
+            this.readRatio = reads;
+        }
+
         void scheduleNext(final long nowNs)
         {
-            final double meanGapNs = spec.messageBytes() / rateBytesPerNs;
+            final double meanGapNs = messageBytes / rateBytesPerNs;
             final double gap = spec.poissonArrivals() ? -Math.log(1 - random.nextDouble()) * meanGapNs
                 : random.nextDouble() * 2 * meanGapNs;
             origin.schedule(nowNs + Math.max(1, Math.round(gap)), this::generate);
@@ -475,11 +488,11 @@ public final class TrafficExperiment
 
         private void generate(final long nowNs)
         {
-            final int bytes = spec.exponentialSize()
-                ? Math.max(1, (int)Math.round(-Math.log(1 - random.nextDouble()) * spec.messageBytes()))
-                : spec.messageBytes();
+            final int bytes = exponentialSize
+                ? Math.max(1, (int)Math.round(-Math.log(1 - random.nextDouble()) * messageBytes))
+                : messageBytes;
             final int dst = chooser.next(random);
-            final boolean read = spec.readRatio() > 0 && random.nextDouble() < spec.readRatio();
+            final boolean read = readRatio > 0 && random.nextDouble() < readRatio;
             if (nowNs >= windowStartNs && nowNs < windowEndNs)
             {
                 jobGeneratedBytes[job] += bytes;

@@ -97,6 +97,30 @@ class TrafficExperimentTest
     }
 
     @Test
+    void shouldLetTheIoJobHaveItsOwnSizesReadsAndNodes()
+    {
+        final TrafficSpec base = spec(Pattern.COMBINED, 64, 0, 0.5, 1);
+        final TrafficPoint plain = new TrafficExperiment(base, 0.3).run();
+        final TrafficPoint same = new TrafficExperiment(withIo(base, new TrafficSpec.IoJob(320, false, 0, false)), 0.3).run();
+        assertEquals(plain, same, "an I/O job stated as the default is the default");
+        // block placement: each job owns two level-2 subtrees, so I/O servers of its own never touch
+        // the compute job; placed among the compute job's nodes they take its links and its nodes' inputs
+        final TrafficPoint inside = new TrafficExperiment(withIo(base, new TrafficSpec.IoJob(320, false, 0, true)), 0.3).run();
+        assertTrue(inside.meanLatencyUs() > 2 * plain.meanLatencyUs(), "compute latency " + inside.meanLatencyUs() + " vs "
+            + plain.meanLatencyUs());
+        final TrafficPoint big = new TrafficExperiment(withIo(base, new TrafficSpec.IoJob(4096, true, 1, false)), 0.3).run();
+        assertEquals(plain.acceptedLoad(), big.acceptedLoad(), 1e-12, "the I/O job's sizes leave the disjoint compute job alone");
+        assertNotEquals(plain.otherJobMBs(), big.otherJobMBs(), "the I/O job's own figures change");
+    }
+
+    private static TrafficSpec withIo(final TrafficSpec s, final TrafficSpec.IoJob io)
+    {
+        return new TrafficSpec(s.pattern(), s.nodes(), s.fabric(), s.messageBytes(), s.exponentialSize(), s.poissonArrivals(),
+            s.warmupNs(), s.measureNs(), s.hotspotNode(), s.readRatio(), s.ioNodes(), s.ioDistributed(), s.ioRandomDest(),
+            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), s.viaNic(), s.nicProfile(), io);
+    }
+
+    @Test
     void shouldAcceptWhatIsOfferedBelowSaturation()
     {
         final TrafficPoint p = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 0.1).run();
