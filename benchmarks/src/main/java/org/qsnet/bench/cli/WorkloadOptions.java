@@ -229,7 +229,7 @@ public final class WorkloadOptions
         }
         catch (final NumberFormatException e)
         {
-            throw new QsnetException("--thin-level '" + thinLevel + "' must be LEVEL:FRACTION, e.g. 3:0.5");
+            throw new QsnetException("--thin-level " + thinLevel + " must be LEVEL:FRACTION, e.g. 3:0.5");
         }
         QsnetException.require(level >= 2 && level <= dim, "--thin-level level", level, "must be in 2.." + dim
             + " (the upper level of the thinned links)");
