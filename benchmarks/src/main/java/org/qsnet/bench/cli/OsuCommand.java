@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.qsnet.bench.elan3.OsuExperiment;
+import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.model.PlatformProfile;
@@ -59,6 +60,10 @@ public final class OsuCommand implements Callable<Integer>
         description = "Window Q of the bandwidth variant of the buffer-reuse test and of the overlap test. Default: ${DEFAULT-VALUE}.")
     int window;
 
+    @Option(names = "--plot", paramLabel = "FILE.png",
+        description = "Draw each test that ran as FILE-<test>.png (bandwidth, completion, reuse, overlap).")
+    java.nio.file.Path plot;
+
     @Option(names = "--overlap-size", defaultValue = "65536",
         description = "Bytes per put of the overlap test. Default: ${DEFAULT-VALUE}.")
     int overlapSize;
@@ -67,6 +72,11 @@ public final class OsuCommand implements Callable<Integer>
     public Integer call()
     {
         final PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
+        if (plot != null)
+        {
+            OutputOptions.writable("--plot", plot);
+        }
+        final String sub = "qsnet " + BuildInfo.version() + ", " + p.name();
         final Table.Format f = OutputOptions.format("--format", format);
         final java.util.List<Table> tables = new java.util.ArrayList<>();
         final String who = "qsnet " + BuildInfo.version();
@@ -124,6 +134,23 @@ public final class OsuCommand implements Callable<Integer>
                 bw.row(row);
             }
             emit(bw, f, tables);
+            if (plot != null)
+            {
+                final java.util.List<Plots.Series> series = new java.util.ArrayList<>();
+                for (int i = 0; i < windows.length; i++)
+                {
+                    final double[] x = new double[sizes.length];
+                    final double[] y = new double[sizes.length];
+                    for (int j = 0; j < sizes.length; j++)
+                    {
+                        x[j] = sizes[j];
+                        y[j] = (Double)bw.rows().get(j)[i + 1];
+                    }
+                    series.add(new Plots.Series("Q = " + windows[i], x, y));
+                }
+                Plots.lines(figure("bandwidth"), "Put bandwidth with a window of Q outstanding DMAs", sub, "message size (bytes)",
+                    "bandwidth (MB/s)", series, true, false);
+            }
         }
 
         if (run.contains("completion"))
@@ -144,6 +171,24 @@ public final class OsuCommand implements Callable<Integer>
                 lat.row(size, c[0] / 1000.0, c[1] / 1000.0, c[2] / 1000.0, (c[1] - c[0]) / 1000.0, (c[2] - c[1]) / 1000.0);
             }
             emit(lat, f, tables);
+            if (plot != null)
+            {
+                final java.util.List<Plots.Series> series = new java.util.ArrayList<>();
+                final String[] names = {"polling the buffer", "polling the event", "blocking wait"};
+                for (int i = 0; i < 3; i++)
+                {
+                    final double[] x = new double[sizes.length];
+                    final double[] y = new double[sizes.length];
+                    for (int j = 0; j < sizes.length; j++)
+                    {
+                        x[j] = Math.max(4, sizes[j]);
+                        y[j] = (Double)lat.rows().get(j)[i + 1];
+                    }
+                    series.add(new Plots.Series(names[i], x, y));
+                }
+                Plots.lines(figure("completion"), "Completion of a put into host memory", sub, "message size (bytes)",
+                    "one-way latency (us)", series, true, true);
+            }
         }
 
         if (run.contains("reuse"))
@@ -180,6 +225,26 @@ public final class OsuCommand implements Callable<Integer>
                 }
             }
             emit(reuseTable, f, tables);
+            if (plot != null)
+            {
+                // what not reusing costs: latency per put above that of one buffer always reused (N = 1)
+                final java.util.List<Plots.Series> series = new java.util.ArrayList<>();
+                for (int bi = 0; bi < buffers.length; bi++)
+                {
+                    final double[] x = new double[reuseSizes.length];
+                    final double[] y = new double[reuseSizes.length];
+                    for (int j = 0; j < reuseSizes.length; j++)
+                    {
+                        x[j] = reuseSizes[j];
+                        final double one = OsuExperiment.bufferReuseNs(p, reuseSizes[j], 1, 100, 1,
+                            Math.max(2, Math.min(200, (8 << 20) / reuseSizes[j]))) / 1000;
+                        y[j] = (Double)reuseTable.rows().get(j * buffers.length + bi)[2] - one;
+                    }
+                    series.add(new Plots.Series("N = " + buffers[bi] + ", R = " + reuse[0] + " %", x, y));
+                }
+                Plots.lines(figure("reuse"), "Buffer reuse: extra latency per put over one reused buffer", sub,
+                    "message size (bytes)", "extra post-to-completion time (us)", series, true, false);
+            }
         }
 
         if (run.contains("hotspot"))
@@ -225,6 +290,21 @@ public final class OsuCommand implements Callable<Integer>
                 ov.row(c / 1000.0, r[1], r[0]);
             }
             emit(ov, f, tables);
+            if (plot != null)
+            {
+                final double[] x = new double[ov.rows().size()];
+                final double[] frac = new double[x.length];
+                final double[] y = new double[x.length];
+                for (int j = 0; j < x.length; j++)
+                {
+                    x[j] = (Double)ov.rows().get(j)[0];
+                    frac[j] = (Double)ov.rows().get(j)[1];
+                    y[j] = (Double)ov.rows().get(j)[2];
+                }
+                Plots.twoAxes(figure("overlap"), "Overlap: " + window + " x " + overlapSize + " B puts, then computation", sub,
+                    "computation per window (us)", new Plots.Series("bandwidth (MB/s)", x, y), "bandwidth (MB/s)",
+                    new Plots.Series("fraction of the time computing", x, frac), "fraction of the time computing", false, false);
+            }
         }
         if (f == Table.Format.JSON)
         {
@@ -233,6 +313,13 @@ public final class OsuCommand implements Callable<Integer>
             System.out.flush();
         }
         return 0;
+    }
+
+    private java.nio.file.Path figure(final String test)
+    {
+        final String name = plot.getFileName().toString();
+        final String stem = name.endsWith(".png") ? name.substring(0, name.length() - 4) : name;
+        return plot.resolveSibling(stem + "-" + test + ".png");
     }
 
     /**
