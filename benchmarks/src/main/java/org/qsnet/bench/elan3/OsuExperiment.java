@@ -142,8 +142,9 @@ public final class OsuExperiment
     }
 
     /**
-     * One-way latency of a {@code size}-byte put into host memory, detected (a) by polling the last
-     * word of the buffer, (b) by polling the event word, (c) by a blocking wait on the event.
+     * One-way latency of a {@code size}-byte put into host memory, detected (a) by the program's
+     * own loop loading the last word of the buffer, (b) by polling the event word with
+     * {@code elan3_waitevent_word} (a library call), (c) by a blocking wait on the event.
      *
      * @param profile the platform.
      * @param size    bytes, at least 4.
@@ -178,8 +179,12 @@ public final class OsuExperiment
                     {
                         if (mode == 0)
                         {
-                            final long va = e.ctx.main2elan(dst + size - 4);
-                            e.ctx.waitFor(() -> e.ctx.raw().getInt(dst + size - 4) == pattern, va, Elan3.ELAN_POLL_EVENT);
+                            // polling the buffer is the program's own loop on its last word, no library call:
+                            // an L1 hit per turn, and the load that misses on the line the NIC wrote
+                            while (e.ctx.getInt(dst + size - 4) != pattern)
+                            {
+                                Thread.onSpinWait();
+                            }
                         }
                         else
                         {
