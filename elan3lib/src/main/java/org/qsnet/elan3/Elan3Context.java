@@ -1236,7 +1236,7 @@ public final class Elan3Context
             sim.awaitUntil(ready, hw.watch(va), what);
         }
         final boolean spun = how == Elan3.ELAN_POLL_EVENT || (how >= 0 && sim.nowNs() - start <= how * profile.hostPollNs());
-        sim.advance(spun ? profile.hostPollNs() : profile.interruptNs());
+        sim.advance(spun ? profile.hostPollNs() : profile.blockingWakeNs());
     }
 
     /**

@@ -169,7 +169,7 @@ class Elan3ContextTest
                 }
             });
         }
-        assertEquals(P3.interruptNs() - P3.hostPollNs(), seen[1] - seen[0]);
+        assertEquals(P3.blockingWakeNs() - P3.hostPollNs(), seen[1] - seen[0]);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.qsnet.bench.cli;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -30,6 +31,10 @@ public final class CongestionCommand implements Callable<Integer>
     @Option(names = "--load", defaultValue = "0.5", description = "Offered load, fraction of the injection limit. Default: ${DEFAULT-VALUE}.")
     double load;
 
+    @Option(names = "--per-link", description = "Per link instead of per switch: every switch's up and down links, one "
+        + "row per level, direction and port, one column per switch (mean headers waiting for the link).")
+    boolean perLink;
+
     @Mixin
     WorkloadOptions workload;
 
@@ -43,19 +48,23 @@ public final class CongestionCommand implements Callable<Integer>
         final Table.Format format = output.check();
         final TrafficSpec spec = workload.spec(Pattern.parse(pattern));
         final TrafficExperiment e = new TrafficExperiment(spec, load);
+        workload.thin(e.fabric());
         final TrafficPoint pt = e.run(new Progress(String.format(Locale.ROOT, "%s offered %.2f", spec.pattern().label(), load),
             spec.warmupNs() + spec.measureNs(), System.err));
         final CongestionMatrix m = CongestionMatrix.of(e.fabric(), e.windowNs());
-        final String title = String.format(Locale.ROOT, "congestion matrix: %s, %d nodes, offered %.2f, accepted %.3f",
-            spec.pattern().label(), spec.nodes(), load, pt.acceptedLoad());
-        final Table table = WorkloadOptions.describe(m.table(title).fact("emulator", "qsnet " + BuildInfo.version()), spec)
+        final List<CongestionMatrix.LinkCell> links = perLink ? CongestionMatrix.perLink(e.fabric(), e.windowNs()) : null;
+        final String title = String.format(Locale.ROOT, "congestion %s: %s, %d nodes, offered %.2f, accepted %.3f",
+            perLink ? "per link" : "matrix", spec.pattern().label(), spec.nodes(), load, pt.acceptedLoad());
+        final Table base = perLink ? CongestionMatrix.linkTable(links, title) : m.table(title);
+        final Table table = workload.describeThinning(WorkloadOptions.describe(base.fact("emulator", "qsnet "
+            + BuildInfo.version()), spec))
             .fact("fabric", spec.fabric())
             .fact("window", spec.measureNs() / 1000.0 + " us after " + spec.warmupNs() / 1000.0 + " us warm-up")
             .fact("seed", spec.seed());
         if (format == Table.Format.TEXT)
         {
             System.out.print(table.header());
-            System.out.print(m.text());
+            System.out.print(perLink ? CongestionMatrix.linkText(links) : m.text());
             System.out.flush();
         }
         else
@@ -72,9 +81,17 @@ public final class CongestionCommand implements Callable<Integer>
         }
         if (output.plot != null)
         {
-            m.png(output.plot, title, "qsnet " + BuildInfo.version() + ", seed " + spec.seed() + ", profile "
+            final String subtitle = "qsnet " + BuildInfo.version() + ", seed " + spec.seed() + ", profile "
                 + (spec.viaNic() ? spec.nicProfile().name() + ", injection nic" : "none, injection link") + ", "
-                + spec.measureNs() / 1000.0 + " us measured");
+                + spec.measureNs() / 1000.0 + " us measured" + workload.thinningNote();
+            if (perLink)
+            {
+                CongestionMatrix.linkPng(links, output.plot, title, subtitle);
+            }
+            else
+            {
+                m.png(output.plot, title, subtitle);
+            }
         }
         return 0;
     }

@@ -61,6 +61,42 @@ public final class OutputOptions
     }
 
     /**
+     * Prints several tables to stdout as one document (one JSON object for JSON) and writes the
+     * requested files the same way.
+     *
+     * @param tables the results.
+     * @param out    stdout.
+     */
+    public void emitAll(final java.util.List<Table> tables, final PrintStream out)
+    {
+        out.print(Table.renderAll(format("--format", format), tables));
+        out.flush();
+        writeAll(csv, Table.Format.CSV, tables);
+        writeAll(json, Table.Format.JSON, tables);
+    }
+
+    private static void writeAll(final Path file, final Table.Format f, final java.util.List<Table> tables)
+    {
+        if (file == null)
+        {
+            return;
+        }
+        try
+        {
+            final Path abs = file.toAbsolutePath();
+            if (abs.getParent() != null)
+            {
+                Files.createDirectories(abs.getParent());
+            }
+            Files.writeString(abs, Table.renderAll(f, tables));
+        }
+        catch (final java.io.IOException e)
+        {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
      * @param option the option's name.
      * @param value  its value.
      * @return the format.

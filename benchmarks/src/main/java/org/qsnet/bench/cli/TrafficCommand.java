@@ -37,6 +37,11 @@ public final class TrafficCommand implements Callable<Integer>
         description = "Offered loads, fractions of the injection limit. Default: ${DEFAULT-VALUE}.")
     double[] loads;
 
+    @Option(names = "--per-node", description = "Also print every sending node's delivered bandwidth, accepted load, "
+        + "messages and latency (one row per node, pattern and load); with --plot, draw the nodes' bandwidth at the "
+        + "last load against the node number.")
+    boolean perNode;
+
     @Mixin
     WorkloadOptions workload;
 
@@ -64,8 +69,8 @@ public final class TrafficCommand implements Callable<Integer>
             specs.add(workload.spec(ps.get(ps.size() - 1)));
         }
         final TrafficSpec first = specs.get(0);
-        final Table table = WorkloadOptions.describe(new Table("traffic: accepted vs offered load")
-            .fact("emulator", "qsnet " + BuildInfo.version()), first)
+        final Table table = workload.describeThinning(WorkloadOptions.describe(new Table("traffic: accepted vs offered load")
+            .fact("emulator", "qsnet " + BuildInfo.version()), first))
             .fact("topology", new Topology(first.fabric().k(), first.fabric().dim()) + ", " + first.nodes() + " active")
             .fact("fabric", first.fabric())
             .fact("message", first.messageBytes() + " B " + (first.exponentialSize() ? "exponential" : "fixed") + ", "
@@ -81,6 +86,12 @@ public final class TrafficCommand implements Callable<Integer>
             .column("node_mean_MB/s", "%.1f").column("node_max_MB/s", "%.1f").column("latency_us", "%.2f")
             .column("messages", "%d").column("io_job_MB/s", "%.1f").column("crc_retries", "%d")
             .column("ooo_refused", "%d").column("dup_discarded", "%d");
+        final Table nodesTable = new Table("traffic: per-node figures").fact("emulator", "qsnet " + BuildInfo.version())
+            .fact("per node", "payload of the node's messages delivered in the window (a read's data counts for the reader); "
+                + "job 1 is combined's compute job, whose nodes make the point's figures");
+        nodesTable.column("pattern", "%s").column("offered", "%.2f").column("node", "%d").column("job", "%d")
+            .column("MB/s", "%.2f").column("accepted", "%.3f").column("messages", "%d").column("latency_us", "%.2f");
+        final List<Plots.Series> nodeSeries = new ArrayList<>();
         final List<Plots.Series> series = new ArrayList<>();
         final int total = ps.size() * loads.length;
         int done = 0;
@@ -92,12 +103,29 @@ public final class TrafficCommand implements Callable<Integer>
             int i = 0;
             for (final double load : loads)
             {
-                final TrafficPoint pt = new TrafficExperiment(spec, load).run(new Progress(String.format(java.util.Locale.ROOT,
+                final TrafficExperiment experiment = new TrafficExperiment(spec, load);
+                workload.thin(experiment.fabric());
+                final TrafficPoint pt = experiment.run(new Progress(String.format(java.util.Locale.ROOT,
                     "[%d/%d] %s offered %.2f", done + 1, total, p.label(), load), spec.warmupNs() + spec.measureNs(), System.err));
                 table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
                     pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),
                     pt.messages(), pt.otherJobMBs(), pt.linkErrors().crcRetries(), pt.linkErrors().outOfOrderRefusals(),
                     pt.linkErrors().duplicatesDiscarded());
+                final double[] ids = new double[pt.perNode().size()];
+                final double[] bw = new double[ids.length];
+                int j = 0;
+                for (final TrafficPoint.NodeFigures nf : pt.perNode())
+                {
+                    nodesTable.row(pt.pattern(), pt.offeredLoad(), nf.node(), nf.job(), nf.deliveredMBs(), nf.acceptedLoad(),
+                        nf.messages(), nf.meanLatencyUs());
+                    ids[j] = nf.node();
+                    bw[j++] = nf.deliveredMBs();
+                }
+                if (i == loads.length - 1)
+                {
+                    nodeSeries.add(new Plots.Series(String.format(java.util.Locale.ROOT, "%s, offered %.2f", p.label(),
+                        pt.offeredLoad()), ids, bw));
+                }
                 x[i] = pt.offeredLoad();
                 y[i++] = pt.acceptedLoad();
                 System.err.printf(java.util.Locale.ROOT, "[%d/%d] %s offered %.2f -> accepted %.3f%n", ++done, total,
@@ -105,8 +133,22 @@ public final class TrafficCommand implements Callable<Integer>
             }
             series.add(new Plots.Series(p.label(), x, y));
         }
-        output.emit(table, System.out);
-        if (output.plot != null)
+        if (perNode)
+        {
+            output.emitAll(List.of(table, nodesTable), System.out);
+        }
+        else
+        {
+            output.emit(table, System.out);
+        }
+        if (output.plot != null && perNode)
+        {
+            Plots.lines(output.plot, "Per-node bandwidth, " + first.nodes() + " nodes",
+                "seed " + first.seed() + ", " + first.measureNs() / 1000 + " us, "
+                    + (first.viaNic() ? "nic, " + first.nicProfile().name() : "link injection"),
+                "sending node", "payload delivered (MB/s)", nodeSeries, false, false);
+        }
+        else if (output.plot != null)
         {
             Plots.lines(output.plot, "Accepted vs offered load, " + first.nodes() + " nodes",
                 "qsnet " + BuildInfo.version() + ", seed " + first.seed() + ", "

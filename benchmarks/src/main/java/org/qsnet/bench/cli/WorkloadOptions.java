@@ -61,8 +61,29 @@ public final class WorkloadOptions
     @Option(names = "--io-load", defaultValue = "0.5", description = "combined: the I/O job's offered load, fraction of the injection limit. Default: ${DEFAULT-VALUE}.")
     double ioLoad;
 
+    @Option(names = "--io-size", description = "combined: the I/O job's message size (the mean with --io-size-dist exp). "
+        + "Default: --size.")
+    Integer ioSize;
+
+    @Option(names = "--io-size-dist", description = "combined: the I/O job's size distribution, fixed or exp. Default: --size-dist.")
+    String ioSizeDist;
+
+    @Option(names = "--io-read-ratio", description = "combined: fraction of the I/O job's messages that read from the I/O "
+        + "nodes (--read-ratio is then the compute job's). Default: --read-ratio.")
+    Double ioReadRatio;
+
+    @Option(names = "--io-nodes-in", defaultValue = "io",
+        description = "combined: the I/O nodes are among the I/O job's own nodes (io) or placed among the compute job's "
+            + "nodes (compute). Default: ${DEFAULT-VALUE}.")
+    String ioNodesIn;
+
     @Option(names = "--job-placement", defaultValue = "block", description = "combined: block (two halves) or cyclic (alternate nodes). Default: ${DEFAULT-VALUE}.")
     String jobPlacement;
+
+    @Option(names = "--thin-level", paramLabel = "LEVEL:FRACTION",
+        description = "Thin the links between LEVEL-1 and LEVEL (2..n; n is the top): each switch below keeps that "
+            + "fraction of its up links (rounded, at least one), e.g. 3:0.5 keeps half the top-level links of a 64-node tree.")
+    String thinLevel;
 
     @Option(names = "--injection", defaultValue = "link",
         description = "link: packets straight into each node's link at link speed; nic: DMAs between Elan memories "
@@ -118,7 +139,23 @@ public final class WorkloadOptions
             choice("--io-placement", ioPlacement, "distributed", "clustered"), choice("--io-dest", ioDest, "random", "deterministic"),
             choice("--io-mapping", ioMapping, "shared", "dedicated"), ioLoad,
             choice("--job-placement", jobPlacement, "cyclic", "block"), fabric.seed,
-            viaNic, FabricOptions.applyProfile(PlatformProfile.named(profile == null ? DEFAULT_PROFILE : profile), fabric.overrides));
+            viaNic, FabricOptions.applyProfile(PlatformProfile.named(profile == null ? DEFAULT_PROFILE : profile), fabric.overrides),
+            ioJob());
+    }
+
+    private TrafficSpec.IoJob ioJob()
+    {
+        final boolean inside = choice("--io-nodes-in", ioNodesIn, "compute", "io");
+        if (ioSize == null && ioSizeDist == null && ioReadRatio == null && !inside)
+        {
+            return null;
+        }
+        final int bytes = ioSize != null ? ioSize : size;
+        QsnetException.require(bytes >= 1 && bytes <= MAX_MESSAGE_BYTES, "--io-size", bytes, "must be in 1.." + MAX_MESSAGE_BYTES);
+        final double reads = ioReadRatio != null ? ioReadRatio : readRatio;
+        QsnetException.require(reads >= 0 && reads <= 1, "--io-read-ratio", reads, "must be in [0, 1]");
+        return new TrafficSpec.IoJob(bytes, choice("--io-size-dist", ioSizeDist != null ? ioSizeDist : sizeDist, "exp", "fixed"),
+            reads, inside);
     }
 
     private static boolean isNicParameter(final String name)
@@ -138,6 +175,66 @@ public final class WorkloadOptions
             }
         }
         return false;
+    }
+
+    /**
+     * Applies {@code --thin-level} to a fabric that has not run yet.
+     *
+     * @param fabric the fabric.
+     */
+    public void thin(final org.qsnet.fabric.model.Fabric fabric)
+    {
+        if (thinLevel == null)
+        {
+            return;
+        }
+        final int[] lk = parseThinning(fabric.topology().k(), fabric.topology().dim());
+        fabric.thinUpLinks(lk[0], lk[1]);
+    }
+
+    /**
+     * @param table a table.
+     * @return the table, with a fact saying which links were thinned, if any.
+     */
+    Table describeThinning(final Table table)
+    {
+        if (thinLevel == null)
+        {
+            return table;
+        }
+        final String[] parts = thinLevel.split(":");
+        final int level = Integer.parseInt(parts[0].trim());
+        return table.fact("thinned", "the links from level " + (level - 1) + " up to level " + level + ": each switch keeps "
+            + parts[1].trim() + " of its up links (the first ones)");
+    }
+
+    /**
+     * @return ", level L thinned to F" or empty.
+     */
+    String thinningNote()
+    {
+        return thinLevel == null ? "" : ", level " + thinLevel.replace(":", " thinned to ");
+    }
+
+    private int[] parseThinning(final int k, final int dim)
+    {
+        final String[] parts = thinLevel.split(":");
+        QsnetException.require(parts.length == 2, "--thin-level", thinLevel, "must be LEVEL:FRACTION, e.g. 3:0.5");
+        final int level;
+        final double fraction;
+        try
+        {
+            level = Integer.parseInt(parts[0].trim());
+            fraction = Double.parseDouble(parts[1].trim());
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new QsnetException("--thin-level " + thinLevel + " must be LEVEL:FRACTION, e.g. 3:0.5");
+        }
+        QsnetException.require(level >= 2 && level <= dim, "--thin-level level", level, "must be in 2.." + dim
+            + " (the upper level of the thinned links)");
+        QsnetException.require(fraction > 0 && fraction <= 1, "--thin-level fraction", fraction, "must be in (0, 1]");
+        return new int[] {level, Math.max(1, (int)Math.round(fraction * k))};
     }
 
     /**

@@ -12,13 +12,49 @@ import org.qsnet.fabric.model.PlatformProfile;
 /**
  * Hot spot at the Elan3lib level: every other process reads from (get) or writes to (put) the
  * same memory block of process 0, {@code reps} DMAs of {@code size} bytes each, all at once.
- * Aggregate bandwidth = all bytes moved / (last completion - start), MB/s; per node = aggregate
- * / senders.
+ * Aggregate bandwidth = all bytes moved / (last completion - start), MB/s; per node = the node's
+ * bytes / (its own last completion - start).
  */
 public final class HotspotExperiment
 {
     private HotspotExperiment()
     {
+    }
+
+    /**
+     * The outcome of one hot spot.
+     *
+     * @param aggregateMBs all bytes moved / (last completion - start), MB/s.
+     * @param perNodeMBs   per process: its bytes / (its last completion - start), MB/s; index 0 (the
+     *                     hot spot itself) is 0.
+     */
+    public record Result(double aggregateMBs, double[] perNodeMBs)
+    {
+        /**
+         * @return the smallest per-sender bandwidth, MB/s.
+         */
+        public double minMBs()
+        {
+            double m = Double.MAX_VALUE;
+            for (int i = 1; i < perNodeMBs.length; i++)
+            {
+                m = Math.min(m, perNodeMBs[i]);
+            }
+            return m;
+        }
+
+        /**
+         * @return the largest per-sender bandwidth, MB/s.
+         */
+        public double maxMBs()
+        {
+            double m = 0;
+            for (int i = 1; i < perNodeMBs.length; i++)
+            {
+                m = Math.max(m, perNodeMBs[i]);
+            }
+            return m;
+        }
     }
 
     /**
@@ -31,6 +67,23 @@ public final class HotspotExperiment
      * @return aggregate MB/s.
      */
     public static double aggregateMBs(final PlatformProfile profile, final int procs, final boolean read,
+        final Placement where, final int size, final int reps)
+    {
+        return run(profile, procs, read, where, size, reps).aggregateMBs();
+    }
+
+    /**
+     * Runs the hot spot and measures every sender.
+     *
+     * @param profile the platform.
+     * @param procs   processes, one per node (2..nodes).
+     * @param read    gets from the hot block (true) or puts into it.
+     * @param where   where the hot block and the others' buffers live.
+     * @param size    bytes per DMA.
+     * @param reps    DMAs per process.
+     * @return aggregate and per-node MB/s.
+     */
+    public static Result run(final PlatformProfile profile, final int procs, final boolean read,
         final Placement where, final int size, final int reps)
     {
         final long[] end = new long[procs];
@@ -86,10 +139,12 @@ public final class HotspotExperiment
             }
         }).throwIfFailed();
         long last = 0;
+        final double[] perNode = new double[procs];
         for (int i = 1; i < procs; i++)
         {
             last = Math.max(last, end[i]);
+            perNode[i] = (double)size * reps * 1e3 / (end[i] - start);
         }
-        return (double)size * reps * (procs - 1) * 1e3 / (last - start);
+        return new Result((double)size * reps * (procs - 1) * 1e3 / (last - start), perNode);
     }
 }

@@ -142,8 +142,9 @@ public final class OsuExperiment
     }
 
     /**
-     * One-way latency of a {@code size}-byte put into host memory, detected (a) by polling the last
-     * word of the buffer, (b) by polling the event word, (c) by a blocking wait on the event.
+     * One-way latency of a {@code size}-byte put into host memory, detected (a) by the program's
+     * own loop loading the last word of the buffer, (b) by polling the event word with
+     * {@code elan3_waitevent_word} (a library call), (c) by a blocking wait on the event.
      *
      * @param profile the platform.
      * @param size    bytes, at least 4.
@@ -160,7 +161,8 @@ public final class OsuExperiment
             {
                 for (int it = 0; it < 3; it++)
                 {
-                    final long slot = START + 100_000L * (mode * 3 + it);
+                    // slots far enough apart that a put has landed before the next is posted
+                    final long slot = START + Math.max(100_000L, 50_000L + 8L * size) * (mode * 3 + it);
                     final int pattern = mode * 3 + it + 1;
                     clear(e, e.rxWord, e.rxEv, 1);
                     p.sim().advance(slot - p.nowNs());
@@ -177,8 +179,12 @@ public final class OsuExperiment
                     {
                         if (mode == 0)
                         {
-                            final long va = e.ctx.main2elan(dst + size - 4);
-                            e.ctx.waitFor(() -> e.ctx.raw().getInt(dst + size - 4) == pattern, va, Elan3.ELAN_POLL_EVENT);
+                            // polling the buffer is the program's own loop on its last word, no library call:
+                            // an L1 hit per turn, and the load that misses on the line the NIC wrote
+                            while (e.ctx.getInt(dst + size - 4) != pattern)
+                            {
+                                Thread.onSpinWait();
+                            }
                         }
                         else
                         {
@@ -206,29 +212,113 @@ public final class OsuExperiment
     public static double bufferReuseNs(final PlatformProfile profile, final int size, final int buffers,
         final int reusePercent)
     {
+        return bufferReuseNs(profile, size, buffers, reusePercent, 1, 200);
+    }
+
+    /**
+     * Buffer reuse, latency or bandwidth variant: puts of {@code size} bytes in rounds of
+     * {@code window} outstanding (1: one at a time, the latency variant), each round waited for on
+     * its source event; a fraction {@code reusePercent} of the puts reuse buffer 0, the others cycle
+     * through {@code buffers} buffers in FIFO order, each on pages of its own. Every page of a buffer
+     * the NIC's TLB does not hold costs a table walk (a 512 KB buffer spans 64 pages of 8 KB, more
+     * than the 16 entries, so even one reused buffer misses).
+     *
+     * @param profile      the platform.
+     * @param size         bytes per message.
+     * @param buffers      buffers in the FIFO, at least 1.
+     * @param reusePercent 0..100.
+     * @param window       puts outstanding per round, at least 1.
+     * @param messages     puts in all (rounded up to whole rounds).
+     * @return mean ns per message: with {@code window} 1 the post-to-completion latency; otherwise
+     * {@code size / that} is the bandwidth.
+     */
+    public static double bufferReuseNs(final PlatformProfile profile, final int size, final int buffers,
+        final int reusePercent, final int window, final int messages)
+    {
+        org.qsnet.fabric.QsnetException.require(buffers >= 1, "buffers", buffers, "must be at least 1");
+        org.qsnet.fabric.QsnetException.require(reusePercent >= 0 && reusePercent <= 100, "reuse", reusePercent,
+            "must be in 0..100");
+        org.qsnet.fabric.QsnetException.require(window >= 1 && window <= 1024, "window", window, "must be in 1..1024");
         final double[] r = new double[1];
         final long stride = (Math.max(size, 1) + 8191L) / 8192 * 8192 + 8192;
+        final int rounds = (messages + window - 1) / window;
         run(profile, 2, Math.max(1 << 22, Long.highestOneBit(stride * buffers) * 2), (p, e) ->
         {
             final long base = e.ctx.allocMain(8192, stride * buffers);
-            final int messages = 200;
+            final long[] scratch = new long[window];
+            scratch[0] = e.scratch;
+            for (int i = 1; i < window; i++)
+            {
+                scratch[i] = e.ctx.allocElan(32, 32);
+            }
             p.sim().advance(START - p.nowNs());
             if (e.me == 0)
             {
                 int next = 0;
-                for (int m = 0; m < messages; m++)
+                int m = 0;
+                for (int round = 0; round < rounds; round++)
                 {
-                    final boolean reuse = (m * reusePercent) / 100 != ((m + 1) * reusePercent) / 100;
-                    final int b = reuse ? 0 : next++ % buffers;
-                    final long va = e.ctx.main2elan(base + b * stride);
-                    clear(e, e.txWord, e.txEv, 1);
-                    e.ctx.putdmaMain(put(e, 1, va, va, size, false, true), e.scratch);
+                    clear(e, e.txWord, e.txEv, window);
+                    for (int i = 0; i < window; i++, m++)
+                    {
+                        final boolean reuse = (m * reusePercent) / 100 != ((m + 1) * reusePercent) / 100;
+                        final int b = reuse ? 0 : next++ % buffers;
+                        final long va = e.ctx.main2elan(base + b * stride);
+                        e.ctx.putdmaMain(put(e, 1, va, va, size, false, true), scratch[i]);
+                    }
                     e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
                 }
-                r[0] = (double)(p.nowNs() - START) / messages;
+                r[0] = (double)(p.nowNs() - START) / ((long)rounds * window);
             }
         });
         return r[0];
+    }
+
+    /**
+     * Computation/communication overlap: rank 0 posts a window of {@code window} puts of
+     * {@code size} bytes, computes for {@code computeNs} (its host busy, the NIC moving the data
+     * meanwhile), then waits for the window's completion; {@code loops} rounds.
+     *
+     * @param profile   the platform.
+     * @param size      bytes per put.
+     * @param window    puts per round.
+     * @param computeNs host computation per round, ns.
+     * @param loops     rounds.
+     * @return {MB/s, fraction of the time spent computing}.
+     */
+    public static double[] overlap(final PlatformProfile profile, final int size, final int window, final long computeNs,
+        final int loops)
+    {
+        org.qsnet.fabric.QsnetException.require(computeNs >= 0, "compute", computeNs, "must be at least 0 ns");
+        final double[] r = new double[2];
+        run(profile, 2, 1 << 22, (p, e) ->
+        {
+            final long buf = e.ctx.main2elan(e.ctx.allocMain(64, Math.max(64, size)));
+            final long[] scratch = new long[window];
+            for (int i = 0; i < window; i++)
+            {
+                scratch[i] = e.ctx.allocElan(32, 32);
+            }
+            p.sim().advance(START - p.nowNs());
+            if (e.me == 0)
+            {
+                for (int l = 0; l < loops; l++)
+                {
+                    clear(e, e.txWord, e.txEv, window);
+                    for (int i = 0; i < window; i++)
+                    {
+                        e.ctx.putdmaMain(put(e, 1, buf, buf, size, false, true), scratch[i]);
+                    }
+                    // the computation: host time the program spends between library calls
+                    p.sim().advance(computeNs);
+                    e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
+                }
+                final long total = p.nowNs() - START;
+                r[0] = (double)size * window * loops * 1e3 / total;
+                r[1] = (double)computeNs * loops / total;
+            }
+        });
+        return r;
     }
 
     /**

@@ -213,13 +213,16 @@ public final class TrafficExperiment
                         computeJob[b++] = i;
                     }
                 }
-                final int[] io = ioNodes(ioJob, spec.ioNodes());
+                final TrafficSpec.IoJob ioSpec = spec.io();
+                // the I/O nodes: within the I/O job's own nodes, or placed among the compute job's
+                final int[] io = ioNodes(ioSpec.insideCompute() ? computeJob : ioJob, spec.ioNodes());
                 final double ioRate = spec.ioLoad() * limitBytesPerNs;
                 for (final int id : ioJob)
                 {
                     if (ioRate > 0 && (!contains(io, id) || spec.ioShared()))
                     {
                         nodes[id].sends(ioRate, 0, ioChooser(io, id));
+                        nodes[id].sizes(ioSpec.messageBytes(), ioSpec.exponentialSize(), ioSpec.readRatio());
                     }
                 }
                 for (final int id : computeJob)
@@ -361,12 +364,22 @@ public final class TrafficExperiment
                 sum += mbs;
             }
         }
+        final List<TrafficPoint.NodeFigures> perNode = new ArrayList<>();
+        for (final Node n : nodes)
+        {
+            if (n.rateBytesPerNs > 0)
+            {
+                final double mbs = n.acceptedBytes * 1e3 / windowNs;
+                perNode.add(new TrafficPoint.NodeFigures(n.id, n.job, n.job == measuredJob, mbs,
+                    mbs / (limitBytesPerNs * 1e3), n.ownMessages, n.ownMessages == 0 ? 0 : n.ownLatencySumNs / 1e3 / n.ownMessages));
+            }
+        }
         final double accepted = jobBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
         final double generated = jobGeneratedBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
         return new TrafficPoint(spec.pattern().label(), spec.nodes(), offeredLoad, generated, accepted,
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
-            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0,
+            measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0, perNode,
             machine != null ? machine.linkErrorStats() : new org.qsnet.fabric.model.LinkErrorStats(fabric.crcErrors(), 0, 0));
     }
 
@@ -439,6 +452,11 @@ public final class TrafficExperiment
         Chooser chooser;
         int outstanding;
         long acceptedBytes;
+        long ownMessages;
+        long ownLatencySumNs;
+        int messageBytes = spec.messageBytes();
+        boolean exponentialSize = spec.exponentialSize();
+        double readRatio = spec.readRatio();
 
         Node(final int id, final SplittableRandom random)
         {
@@ -454,9 +472,16 @@ public final class TrafficExperiment
             this.chooser = chooser;
         }
 
+        void sizes(final int bytes, final boolean exponential, final double reads)
+        {
+            this.messageBytes = bytes;
+            this.exponentialSize = exponential;
+            this.readRatio = reads;
+        }
+
         void scheduleNext(final long nowNs)
         {
-            final double meanGapNs = spec.messageBytes() / rateBytesPerNs;
+            final double meanGapNs = messageBytes / rateBytesPerNs;
             final double gap = spec.poissonArrivals() ? -Math.log(1 - random.nextDouble()) * meanGapNs
                 : random.nextDouble() * 2 * meanGapNs;
             origin.schedule(nowNs + Math.max(1, Math.round(gap)), this::generate);
@@ -464,11 +489,11 @@ public final class TrafficExperiment
 
         private void generate(final long nowNs)
         {
-            final int bytes = spec.exponentialSize()
-                ? Math.max(1, (int)Math.round(-Math.log(1 - random.nextDouble()) * spec.messageBytes()))
-                : spec.messageBytes();
+            final int bytes = exponentialSize
+                ? Math.max(1, (int)Math.round(-Math.log(1 - random.nextDouble()) * messageBytes))
+                : messageBytes;
             final int dst = chooser.next(random);
-            final boolean read = spec.readRatio() > 0 && random.nextDouble() < spec.readRatio();
+            final boolean read = readRatio > 0 && random.nextDouble() < readRatio;
             if (nowNs >= windowStartNs && nowNs < windowEndNs)
             {
                 jobGeneratedBytes[job] += bytes;
@@ -578,6 +603,11 @@ public final class TrafficExperiment
             {
                 jobBytes[m.source.job] += bytes;
                 m.source.acceptedBytes += bytes;
+                if (complete)
+                {
+                    m.source.ownMessages++;
+                    m.source.ownLatencySumNs += timeNs - m.generatedNs;
+                }
                 if (complete && m.source.job == measuredJob)
                 {
                     messages++;
@@ -612,6 +642,11 @@ public final class TrafficExperiment
                 // a read's data counts for the reader, a write's for the writer
                 jobBytes[m.source.job] += packet.payloadBytes();
                 m.source.acceptedBytes += packet.payloadBytes();
+                if (complete)
+                {
+                    m.source.ownMessages++;
+                    m.source.ownLatencySumNs += timeNs - m.generatedNs;
+                }
                 if (complete && m.source.job == measuredJob)
                 {
                     messages++;

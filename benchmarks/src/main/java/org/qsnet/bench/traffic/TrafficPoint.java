@@ -17,6 +17,7 @@ package org.qsnet.bench.traffic;
  * @param meanLatencyUs    mean message latency (generation to last byte delivered), us.
  * @param messages         messages completed in the window.
  * @param otherJobMBs      combined only: the I/O job's delivered bandwidth, MB/s; else 0.
+ * @param perNode          every sending node's own figures, in node order.
  * @param linkErrors       CRC retries, out-of-order refusals and discarded duplicates of the run
  *                         (non-zero only with {@code crcErrorRate} set).
  */
@@ -33,6 +34,31 @@ public record TrafficPoint(
     double meanLatencyUs,
     long messages,
     double otherJobMBs,
+    java.util.List<NodeFigures> perNode,
     org.qsnet.fabric.model.LinkErrorStats linkErrors)
 {
+    /**
+     * One sending node's figures over the measurement window.
+     *
+     * @param node          the node.
+     * @param job           0 for the only job (or the I/O job of {@code combined}), 1 for the compute job.
+     * @param measured      whether the node counts in the point's figures (the compute job's for combined).
+     * @param deliveredMBs  payload of its messages delivered in the window, MB/s (a read's data counts for the
+     *                      reader).
+     * @param acceptedLoad  the same as a fraction of the injection limit.
+     * @param messages      its messages completed in the window.
+     * @param meanLatencyUs their mean latency, us (0 when none completed).
+     */
+    public record NodeFigures(int node, int job, boolean measured, double deliveredMBs, double acceptedLoad, long messages,
+        double meanLatencyUs)
+    {
+    }
+
+    /**
+     * Copies the per-node list.
+     */
+    public TrafficPoint
+    {
+        perNode = java.util.List.copyOf(perNode);
+    }
 }

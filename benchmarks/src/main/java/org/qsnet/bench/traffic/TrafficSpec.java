@@ -28,6 +28,9 @@ import org.qsnet.fabric.model.FabricConfig;
  *                         straight into the links at link speed.
  * @param nicProfile       the platform profile whose NIC parameters apply when {@code viaNic} (its
  *                         fabric is replaced by {@code fabric}).
+ * @param ioJob            combined: the I/O job's own message size, size distribution, read ratio and
+ *                         where its I/O nodes are; null: the same sizes and read ratio as the compute
+ *                         job, I/O nodes within the I/O job's nodes.
  */
 public record TrafficSpec(
     Pattern pattern,
@@ -48,8 +51,70 @@ public record TrafficSpec(
     boolean cyclicJobs,
     long seed,
     boolean viaNic,
-    org.qsnet.fabric.model.PlatformProfile nicProfile)
+    org.qsnet.fabric.model.PlatformProfile nicProfile,
+    IoJob ioJob)
 {
+    /**
+     * The I/O job of {@link Pattern#COMBINED}, where it differs from the compute job.
+     *
+     * @param messageBytes     its fixed message size, or the mean of its exponential distribution.
+     * @param exponentialSize  whether its sizes are exponential around the mean.
+     * @param readRatio        fraction of its messages that are reads from the I/O nodes.
+     * @param insideCompute    its I/O nodes are among the compute job's nodes (true) or its own (false).
+     */
+    public record IoJob(int messageBytes, boolean exponentialSize, double readRatio, boolean insideCompute)
+    {
+        /**
+         * Validates.
+         */
+        public IoJob
+        {
+            QsnetException.require(messageBytes >= 1, "ioMessageBytes", messageBytes, "must be at least 1");
+            QsnetException.require(readRatio >= 0 && readRatio <= 1, "ioReadRatio", readRatio, "must be in [0, 1]");
+        }
+    }
+
+    /**
+     * A spec whose I/O job (if any) sends as the compute job does.
+     *
+     * @param pattern         the workload.
+     * @param nodes           active nodes.
+     * @param fabric          the fabric.
+     * @param messageBytes    message size or mean.
+     * @param exponentialSize exponential sizes.
+     * @param poissonArrivals exponential inter-arrival times.
+     * @param warmupNs        warm-up.
+     * @param measureNs       window.
+     * @param hotspotNode     hot node.
+     * @param readRatio       read fraction.
+     * @param ioNodes         I/O nodes.
+     * @param ioDistributed   I/O nodes spread.
+     * @param ioRandomDest    random I/O destination.
+     * @param ioShared        I/O nodes also inject.
+     * @param ioLoad          I/O job load.
+     * @param cyclicJobs      cyclic job placement.
+     * @param seed            seed.
+     * @param viaNic          through the NIC model.
+     * @param nicProfile      NIC profile.
+     */
+    public TrafficSpec(final Pattern pattern, final int nodes, final FabricConfig fabric, final int messageBytes,
+        final boolean exponentialSize, final boolean poissonArrivals, final long warmupNs, final long measureNs,
+        final int hotspotNode, final double readRatio, final int ioNodes, final boolean ioDistributed,
+        final boolean ioRandomDest, final boolean ioShared, final double ioLoad, final boolean cyclicJobs, final long seed,
+        final boolean viaNic, final org.qsnet.fabric.model.PlatformProfile nicProfile)
+    {
+        this(pattern, nodes, fabric, messageBytes, exponentialSize, poissonArrivals, warmupNs, measureNs, hotspotNode,
+            readRatio, ioNodes, ioDistributed, ioRandomDest, ioShared, ioLoad, cyclicJobs, seed, viaNic, nicProfile, null);
+    }
+
+    /**
+     * @return the I/O job's parameters: {@link #ioJob()} or, when null, the compute job's.
+     */
+    public IoJob io()
+    {
+        return ioJob != null ? ioJob : new IoJob(messageBytes, exponentialSize, readRatio, false);
+    }
+
     /**
      * Validates the experiment.
      */

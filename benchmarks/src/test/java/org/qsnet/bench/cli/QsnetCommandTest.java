@@ -177,6 +177,39 @@ class QsnetCommandTest
         assertTrue(jmh[1].contains("Usage: qsnet jmh") && jmh[1].contains("-wi <int>"), jmh[1]);
     }
 
+    @Test
+    void shouldRefuseThePapersKnobsOutsideTheirRange()
+    {
+        assertRefused("--nodes value 17 must be in 2..16", "hotspot", "--nodes", "17");
+        assertRefused("--op 'both' must be read or write", "hotspot", "--op", "both");
+        assertRefused("--thin-level level 1 must be in 2..3", "traffic", "-n", "64", "--loads", "0.5", "--thin-level", "1:0.5");
+        assertRefused("--thin-level fraction 0.0 must be in (0, 1]", "congestion", "-n", "64", "--thin-level", "3:0");
+        assertRefused("--thin-level x must be LEVEL:FRACTION", "congestion", "-n", "64", "--thin-level", "x");
+        assertRefused("--tests value nope must be", "osu", "--tests", "nope");
+        assertRefused("--reuse value 101 must be in 0..100", "osu", "--reuse", "101");
+        assertRefused("--io-nodes-in 'elsewhere' must be compute or io", "traffic", "-n", "64", "-p", "combined", "--loads", "0.3",
+            "--io-nodes-in", "elsewhere");
+    }
+
+    @Test
+    void shouldPrintPerNodeAndPerLinkResultsAsOneJsonDocument() throws Exception
+    {
+        final String[] t = run("traffic", "-n", "16", "-p", "hotspot,uniform", "--loads", "0.5", "--per-node", "--format", "json");
+        assertEquals("0", t[0], t[2]);
+        final JsonNode doc = new ObjectMapper().readTree(t[1]);
+        final JsonNode rows = doc.get("tables").get(1).get("rows");
+        assertEquals(15 + 16, rows.size(), "one row per sender: 15 for the hot spot, 16 for uniform");
+        final String[] h = run("hotspot", "--nodes", "4", "--size", "4096", "--reps", "1", "--per-node", "--format", "json");
+        assertEquals("0", h[0], h[2]);
+        final JsonNode hot = new ObjectMapper().readTree(h[1]).get("tables");
+        assertEquals(1 + 2, hot.size(), "the summary and one per-node table per op");
+        assertEquals(3, hot.get(1).get("rows").size(), "three senders");
+        final String[] c = run("congestion", "-n", "16", "-p", "uniform", "--load", "0.5", "--per-link", "--format", "csv");
+        assertEquals("0", c[0], c[2]);
+        assertEquals(4 * (4 + 4 + 4) + 1, c[1].lines().filter(l -> !l.startsWith("#")).count(),
+            "header and one line per link: 4 switches per level, 4 down links each, 4 up below the top");
+    }
+
     /** The one line a refused command prints: exit 2, the message, no stack trace, nothing run. */
     private static void assertRefused(final String expected, final String... args)
     {

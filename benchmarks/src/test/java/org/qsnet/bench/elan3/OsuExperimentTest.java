@@ -35,7 +35,51 @@ class OsuExperimentTest
     {
         final long[] c = OsuExperiment.completionLatencyNs(XEON, 64);
         assertTrue(c[0] < c[1], "the data lands before the event's word: " + c[0] + " vs " + c[1]);
-        assertEquals(XEON.interruptNs() - XEON.hostPollNs(), c[2] - c[1]);
+        assertEquals(XEON.blockingWakeNs() - XEON.hostPollNs(), c[2] - c[1]);
+    }
+
+    @Test
+    void shouldChargeEachStepOfABlockingWaitFromItsOwnParameter()
+    {
+        final long[] base = OsuExperiment.completionLatencyNs(XEON, 64);
+        final String[] steps = {"interruptNs", "driverNs", "wakeupNs", "contextSwitchNs"};
+        for (int i = 0; i < steps.length; i++)
+        {
+            final PlatformProfile p = org.qsnet.bench.cli.FabricOptions.applyProfile(XEON,
+                java.util.Map.of(steps[i], String.valueOf(1000 * (i + 2) + 111)));
+            final long[] c = OsuExperiment.completionLatencyNs(p, 64);
+            assertEquals(base[0], c[0], steps[i] + " leaves polling the buffer alone");
+            assertEquals(base[1], c[1], steps[i] + " leaves polling the event alone");
+            assertEquals(p.blockingWakeNs() - XEON.blockingWakeNs(), c[2] - base[2], steps[i] + " moves the blocking wait");
+        }
+        assertEquals(XEON.interruptNs() + XEON.driverNs() + XEON.wakeupNs() + XEON.contextSwitchNs(), XEON.blockingWakeNs());
+    }
+
+    @Test
+    void shouldOverlapComputationWithTheTransferUntilItOutlastsIt()
+    {
+        final double[] none = OsuExperiment.overlap(XEON, 65536, 8, 0, 4);
+        // the window moves 512 KB in ~1.6 ms: half of that computing is hidden behind the NIC's work
+        final double[] half = OsuExperiment.overlap(XEON, 65536, 8, 800_000, 4);
+        final double[] twice = OsuExperiment.overlap(XEON, 65536, 8, 3_200_000, 4);
+        assertEquals(none[1], 0.0);
+        assertEquals(none[0], half[0], none[0] * 0.01, "computing half the transfer time costs no bandwidth");
+        assertTrue(half[1] > 0.45, "half the time computing: " + half[1]);
+        // beyond the transfer time the round lasts as long as the computation (plus the last poll)
+        assertEquals(65536.0 * 8 * 1e3 / 3_200_000, twice[0], 2.0, "bandwidth set by the computation");
+    }
+
+    @Test
+    void shouldMeasureBufferReuseFrom4KbTo512KbInBothVariants()
+    {
+        for (final int size : new int[] {4096, 524288})
+        {
+            final int messages = Math.max(128, Math.min(200, (8 << 20) / size));
+            final double lat = OsuExperiment.bufferReuseNs(XEON, size, 64, 0, 1, messages);
+            final double bw = size * 1e3 / OsuExperiment.bufferReuseNs(XEON, size, 64, 0, 8, messages);
+            assertTrue(bw > size * 1e3 / lat, size + " B: a window of 8 is faster than one at a time");
+            assertTrue(bw < 335.1, size + " B: " + bw + " MB/s, below the link");
+        }
     }
 
     @Test

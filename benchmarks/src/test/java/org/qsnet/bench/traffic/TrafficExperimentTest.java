@@ -32,6 +32,95 @@ class TrafficExperimentTest
     }
 
     @Test
+    void shouldStarveNoSenderOfA64NodeHotSpot()
+    {
+        final TrafficSpec base = spec(Pattern.HOTSPOT, 64, 0, 0, 1);
+        final TrafficSpec s = new TrafficSpec(base.pattern(), base.nodes(), base.fabric(), base.messageBytes(),
+            base.exponentialSize(), base.poissonArrivals(), 20_000, 2_000_000, 0, 0, base.ioNodes(), false, true, false, 0,
+            false, 1, false, base.nicProfile());
+        final TrafficPoint p = new TrafficExperiment(s, 0.5).run();
+        assertEquals(63, p.perNode().size(), "one row per sender");
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (final TrafficPoint.NodeFigures n : p.perNode())
+        {
+            min = Math.min(min, n.deliveredMBs());
+            max = Math.max(max, n.deliveredMBs());
+            assertTrue(n.messages() > 0, "node " + n.node() + " completed messages");
+        }
+        assertEquals(p.perNodeMinMBs(), min, 1e-9);
+        assertEquals(p.perNodeMaxMBs(), max, 1e-9);
+        // the hot link carries 2 ms x 335 MB/s = 2094 packets, 33 per sender: a fair arbiter gives each
+        // sender that count +-2 (the grant order rotates, each sender holds two channels), 31/35 = 0.886;
+        // serving each output by arrival gave 0 MB/s to remote senders and 48 MB/s to the hot leaf's
+        assertTrue(min / max > 0.85, "per-node MB/s min " + min + " max " + max);
+        assertEquals(335.1, p.aggregateMBs(), 2.0, "the hot link stays saturated");
+    }
+
+    @Test
+    void shouldSplitEachSwitchsWaitingOverItsLinks()
+    {
+        final TrafficExperiment e = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 1.0);
+        e.run();
+        final CongestionMatrix m = CongestionMatrix.of(e.fabric(), e.windowNs());
+        final java.util.List<CongestionMatrix.LinkCell> links = CongestionMatrix.perLink(e.fabric(), e.windowNs());
+        assertEquals(16 * (4 + 4 + 4 + 4 + 4), links.size(), "16 switches per level: 4 down links each, 4 up below the top");
+        final double[][] up = new double[4][16];
+        final double[][] down = new double[4][16];
+        for (final CongestionMatrix.LinkCell c : links)
+        {
+            (c.up() ? up : down)[c.level()][c.word()] += c.waiting() / 4;
+        }
+        double total = 0;
+        for (int level = 1; level <= 3; level++)
+        {
+            for (int w = 0; w < 16; w++)
+            {
+                assertEquals(m.cell(level, w).up(), up[level][w], 1e-9, "up links of <" + w + "," + level + ">");
+                assertEquals(m.cell(level, w).down(), down[level][w], 1e-9, "down links of <" + w + "," + level + ">");
+                total += down[level][w];
+            }
+        }
+        assertTrue(total > 1, "uniform traffic at saturation waits on the descent: " + total);
+    }
+
+    @Test
+    void shouldLoseThroughputWhenTheTopLevelIsThinned()
+    {
+        final TrafficExperiment full = new TrafficExperiment(spec(Pattern.COMPLEMENT, 64, 0, 0, 1), 1.0);
+        final TrafficExperiment half = new TrafficExperiment(spec(Pattern.COMPLEMENT, 64, 0, 0, 1), 1.0);
+        half.fabric().thinUpLinks(3, 2);
+        final double a = full.run().acceptedLoad();
+        final double b = half.run().acceptedLoad();
+        // every complement pair crosses the top: half the top links carry at most half the traffic
+        assertTrue(b < 0.6 * a, "complement with half the top links: " + b + " vs " + a);
+    }
+
+    @Test
+    void shouldLetTheIoJobHaveItsOwnSizesReadsAndNodes()
+    {
+        final TrafficSpec base = spec(Pattern.COMBINED, 64, 0, 0.5, 1);
+        final TrafficPoint plain = new TrafficExperiment(base, 0.3).run();
+        final TrafficPoint same = new TrafficExperiment(withIo(base, new TrafficSpec.IoJob(320, false, 0, false)), 0.3).run();
+        assertEquals(plain, same, "an I/O job stated as the default is the default");
+        // block placement: each job owns two level-2 subtrees, so I/O servers of its own never touch
+        // the compute job; placed among the compute job's nodes they take its links and its nodes' inputs
+        final TrafficPoint inside = new TrafficExperiment(withIo(base, new TrafficSpec.IoJob(320, false, 0, true)), 0.3).run();
+        assertTrue(inside.meanLatencyUs() > 2 * plain.meanLatencyUs(), "compute latency " + inside.meanLatencyUs() + " vs "
+            + plain.meanLatencyUs());
+        final TrafficPoint big = new TrafficExperiment(withIo(base, new TrafficSpec.IoJob(4096, true, 1, false)), 0.3).run();
+        assertEquals(plain.acceptedLoad(), big.acceptedLoad(), 1e-12, "the I/O job's sizes leave the disjoint compute job alone");
+        assertNotEquals(plain.otherJobMBs(), big.otherJobMBs(), "the I/O job's own figures change");
+    }
+
+    private static TrafficSpec withIo(final TrafficSpec s, final TrafficSpec.IoJob io)
+    {
+        return new TrafficSpec(s.pattern(), s.nodes(), s.fabric(), s.messageBytes(), s.exponentialSize(), s.poissonArrivals(),
+            s.warmupNs(), s.measureNs(), s.hotspotNode(), s.readRatio(), s.ioNodes(), s.ioDistributed(), s.ioRandomDest(),
+            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), s.viaNic(), s.nicProfile(), io);
+    }
+
+    @Test
     void shouldAcceptWhatIsOfferedBelowSaturation()
     {
         final TrafficPoint p = new TrafficExperiment(spec(Pattern.UNIFORM, 64, 0, 0, 1), 0.1).run();

@@ -14,6 +14,8 @@ public final class EliteSwitch
     final LinkOutput[] up;
     final HeadQueue upGroup = new HeadQueue();
     int nextUp;
+    /** Up ports in service: 0 .. upKeep-1 (fewer than k when the level above is thinned). */
+    int upKeep;
 
     int waitingHeads;
     long waitingSinceNs;
@@ -29,6 +31,16 @@ public final class EliteSwitch
         this.word = word;
         this.down = new LinkOutput[k];
         this.up = top ? new LinkOutput[0] : new LinkOutput[k];
+        this.upKeep = up.length;
+    }
+
+    /**
+     * @return up ports in service (the first ones); fewer than {@link #upCount()} when the links to
+     * the level above were thinned.
+     */
+    public int upInService()
+    {
+        return upKeep;
     }
 
     /**

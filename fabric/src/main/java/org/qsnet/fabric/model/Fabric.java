@@ -15,7 +15,7 @@ import org.qsnet.fabric.engine.Origin;
  *
  * <p>Life of a packet (exact integer arithmetic, one event per header hop):
  * <pre>
- *  inject ─► header takes a VC of the node link (or waits, FIFO per priority)
+ *  inject ─► header takes a VC of the node link (or waits; a freed output goes to the oldest header)
  *         ─► at each Elite, after wire + 35 ns: read the route tag; ascending: least-loaded up
  *            link of the group with a free VC; descending: the tagged down port. No free VC:
  *            wait there, holding the channels already taken.
@@ -239,6 +239,31 @@ public final class Fabric
     }
 
     /**
+     * Thins the links between {@code level - 1} and {@code level}: every switch of level
+     * {@code level - 1} keeps only its first {@code keep} up links in service (adaptive ascent
+     * chooses among them; a deterministic route whose digit names a removed port takes port
+     * {@code digit mod keep}). Call before any packet is injected.
+     *
+     * @param level the upper level of the thinned links, 2..n.
+     * @param keep  up links kept per switch, 1..k.
+     */
+    public void thinUpLinks(final int level, final int keep)
+    {
+        QsnetException.require(level >= 2 && level <= topology.dim(), "level", level, "must be in 2.." + topology.dim());
+        QsnetException.require(keep >= 1 && keep <= topology.k(), "keep", keep, "must be in 1.." + topology.k());
+        QsnetException.require(packetHops == 0 && statsSinceNs == 0, "thinUpLinks", level,
+            "must be called before any packet is injected");
+        for (final EliteSwitch s : switches)
+        {
+            if (s.level == level - 1)
+            {
+                s.upKeep = keep;
+                s.nextUp = 0;
+            }
+        }
+    }
+
+    /**
      * The route tags the node's routing table holds for a destination: ascend {@code L-1} hops
      * (adaptive group, or the destination's digit when ascent is deterministic), then descend by
      * the destination's digits. {@code L} is the level of the nearest common ancestors.
@@ -348,7 +373,9 @@ public final class Fabric
         {
             c.leavesPending = p.broadcastLast() - p.broadcastFirst() + 1;
         }
-        request(new Head(this, p, c), nodeOut[p.source()], now);
+        final Head h = new Head(this, p, c);
+        h.ageSinceNs = now;
+        request(h, nodeOut[p.source()], now);
     }
 
     private void request(final Head h, final LinkOutput out, final long now)
@@ -410,7 +437,9 @@ public final class Fabric
             }
             else if (tag >= TAG_UP0)
             {
-                request(h, s.up[tag - TAG_UP0], now);
+                // a thinned level: the destination digit's port may be out of service
+                final int j = tag - TAG_UP0;
+                request(h, s.up[j < s.upKeep ? j : j % s.upKeep], now);
             }
             else
             {
@@ -426,7 +455,7 @@ public final class Fabric
     private void ascendAdaptive(final Head h, final EliteSwitch s, final long now)
     {
         final LinkOutput[] up = s.up;
-        final int k = up.length;
+        final int k = s.upKeep;
         LinkOutput best = null;
         int bestPort = 0;
         for (int i = 0; i < k; i++)
@@ -499,6 +528,7 @@ public final class Fabric
             child.depth = h.depth + 1;
             child.via = out;
             child.tagIndex = h.tagIndex;
+            child.ageSinceNs = h.ageSinceNs;
             packetHops++;
             switchOrigins[s.id].schedule(now + out.forwardDelayNs, child);
         }
@@ -693,13 +723,13 @@ public final class Fabric
     {
         out.releaseVc(vc);
         final long aging = config.agingNs();
-        Head next = out.waiting.peek(now, aging);
+        Head next = out.waiting.peek(now, aging, out.lastInput);
         final EliteSwitch from = out.fromSwitch;
         boolean fromGroup = false;
         if (out.up && from != null && !from.upGroup.isEmpty())
         {
-            final Head g = from.upGroup.peek(now, aging);
-            final Head chosen = HeadQueue.better(next, g, now, aging);
+            final Head g = from.upGroup.peek(now, aging, out.lastInput);
+            final Head chosen = HeadQueue.better(next, g, now, aging, out.lastInput);
             fromGroup = chosen == g;
             next = chosen;
         }
@@ -715,6 +745,7 @@ public final class Fabric
         {
             out.waiting.remove(next);
         }
+        out.lastInput = next.input();
         final long waited = now - next.waitSinceNs;
         out.waitNs += waited;
         out.waits++;

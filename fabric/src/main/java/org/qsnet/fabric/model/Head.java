@@ -19,6 +19,8 @@ final class Head implements EventHandler
     /** Next route tag to read. */
     int tagIndex;
     long waitSinceNs;
+    /** When the header entered the network (its attempt's injection): its age is now minus this. */
+    long ageSinceNs;
     // broadcast descent: the outputs still to acquire at this switch
     int[] ports;
     int portIndex;
@@ -29,6 +31,12 @@ final class Head implements EventHandler
         this.fabric = fabric;
         this.packet = packet;
         this.circuit = circuit;
+    }
+
+    /** The switch input the header came in by: id of the link it crossed, -1 at the source. */
+    int input()
+    {
+        return via == null ? -1 : via.id;
     }
 
     @Override

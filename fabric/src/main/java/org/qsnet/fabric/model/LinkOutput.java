@@ -33,6 +33,8 @@ public final class LinkOutput
     /** End of the latest body reserved on this link. */
     long bodyFreeAtNs;
     final HeadQueue waiting = new HeadQueue();
+    /** Input (link id) this output granted last: round-robin among headers of equal age. */
+    int lastInput = -1;
 
     long bytes;
     long packets;

@@ -36,7 +36,13 @@ import org.qsnet.fabric.QsnetException;
  *                          load or store of a 64-byte line it did not touch last, or that the NIC wrote since.
  * @param hostHitNs         host: a ported program's load or store that hits the line it touched last
  *                          (an L1 hit and the loop around it, ~3 cycles at the host's clock).
- * @param interruptNs       host: interrupt, wake-up and return of a blocking wait.
+ * @param interruptNs       blocking wait, step 1: the NIC's interrupt reaches the host CPU (PCI interrupt line,
+ *                          interrupt controller) and the kernel enters and leaves its interrupt path.
+ * @param driverNs          blocking wait, step 2: the Elan driver's interrupt handler (reads the NIC's interrupt
+ *                          cause across PCI, finds the context and the sleeper of the event).
+ * @param wakeupNs          blocking wait, step 3: the kernel wakes the sleeping thread (run queue, scheduler).
+ * @param contextSwitchNs   blocking wait, step 4: the switch to the waiter's process and the return from the
+ *                          system call to user space.
  * @param queueRetryNs      back-off of a queued DMA that found the remote queue full.
  */
 public record PlatformProfile(
@@ -65,6 +71,9 @@ public record PlatformProfile(
     long hostPollNs,
     long hostHitNs,
     long interruptNs,
+    long driverNs,
+    long wakeupNs,
+    long contextSwitchNs,
     long queueRetryNs)
 {
     /**
@@ -81,7 +90,7 @@ public record PlatformProfile(
         QsnetException.require(tlbEntries >= 1 && tlbEntries <= 1024, "tlbEntries", tlbEntries, "must be in 1..1024");
         for (final long v : new long[] {pciReadSetupNs, pciWriteSetupNs, pciTurnaroundNs, sdramLatencyNs, cmdProcNs,
             dmaStartNs, dmaPacketNs, inputPacketNs, eventNs, threadOpNs, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs,
-            hostPollNs, hostHitNs, interruptNs, queueRetryNs})
+            hostPollNs, hostHitNs, interruptNs, driverNs, wakeupNs, contextSwitchNs, queueRetryNs})
         {
             QsnetException.require(v >= 0, "a time of profile " + name, v, "must be at least 0");
         }
@@ -115,7 +124,12 @@ public record PlatformProfile(
             60, 70, 500, 30,
             // an L1 hit at 733 MHz
             4,
-            7_000, 2_000);
+            // blocking wait on Linux 2.4, PIII 733: interrupt delivery through the IO-APIC and the kernel's
+            // IRQ entry and exit (~1.5 us); the driver's handler, two PIO reads of the interrupt cause
+            // (2 x 500 ns) and its bookkeeping (~1.5 us); wake_up of the sleeper (~1 us); schedule() to the
+            // waiter and the return to user space, lmbench's 2-3 us context switch on this class of CPU (3 us)
+            1_500, 1_500, 1_000, 3_000,
+            2_000);
     }
 
     /**
@@ -142,7 +156,12 @@ public record PlatformProfile(
             60, 93, 700, 30,
             // an L1 hit at 667-833 MHz
             4,
-            10_000, 2_000);
+            // blocking wait on Tru64: PALcode interrupt dispatch and the kernel's interrupt entry and exit
+            // (~2 us); the driver's handler, two PIO reads across the 33 MHz bus (2 x 700 ns) and its
+            // bookkeeping (~3 us); thread_wakeup of the sleeper (~2 us); the switch to the waiter and the
+            // return to user space (~3 us, Tru64's heavier context switch on the 21264)
+            2_000, 3_000, 2_000, 3_000,
+            2_000);
     }
 
     /**
@@ -166,7 +185,11 @@ public record PlatformProfile(
             35, 50, 450, 25,
             // an L1 hit at 2.4 GHz
             2,
-            6_000, 2_000);
+            // blocking wait on Linux 2.4, Xeon 2.4 GHz: interrupt delivery and IRQ entry and exit (~1 us); the
+            // driver's handler, two PIO reads (2 x 450 ns) and its bookkeeping (~1.2 us); wake_up (~0.8 us);
+            // the switch back to user space (~3 us: the P4's long pipeline makes it no cheaper than the PIII's)
+            1_000, 1_200, 800, 3_000,
+            2_000);
     }
 
     /**
@@ -221,6 +244,17 @@ public record PlatformProfile(
     }
 
     /**
+     * The host's cost of a blocking wait once the event has fired: interrupt, driver, wake-up and
+     * the switch back to user space, in that order.
+     *
+     * @return {@code interruptNs + driverNs + wakeupNs + contextSwitchNs}.
+     */
+    public long blockingWakeNs()
+    {
+        return interruptNs + driverNs + wakeupNs + contextSwitchNs;
+    }
+
+    /**
      * @param ns thread-processor time per operation.
      * @return a copy with {@code threadOpNs} replaced.
      */
@@ -229,7 +263,7 @@ public record PlatformProfile(
         return new PlatformProfile(name, description, fabric, pciMHz, pciBytesPerCycle, pciReadSetupNs,
             pciWriteSetupNs, pciTurnaroundNs, internalBusMBs, sdramMBs, sdramLatencyNs, cmdProcNs, dmaStartNs, dmaPacketNs,
             inputPacketNs, eventNs, ns, tlbEntries, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs, hostPollNs,
-            hostHitNs, interruptNs, queueRetryNs);
+            hostHitNs, interruptNs, driverNs, wakeupNs, contextSwitchNs, queueRetryNs);
     }
 
     /**
@@ -241,6 +275,6 @@ public record PlatformProfile(
         return new PlatformProfile(name, description, newFabric, pciMHz, pciBytesPerCycle, pciReadSetupNs,
             pciWriteSetupNs, pciTurnaroundNs, internalBusMBs, sdramMBs, sdramLatencyNs, cmdProcNs, dmaStartNs, dmaPacketNs,
             inputPacketNs, eventNs, threadOpNs, tlbEntries, tableWalkNs, hostCallNs, pioWriteNs, pioReadNs, hostPollNs,
-            hostHitNs, interruptNs, queueRetryNs);
+            hostHitNs, interruptNs, driverNs, wakeupNs, contextSwitchNs, queueRetryNs);
     }
 }
