@@ -22,19 +22,22 @@ public class Intracomm extends Comm
     }
 
     /**
-     * Makes a communicator's state: a context agreed over {@code parent}, and an Elanlib group when
-     * every process of the job takes part in the creation (Elanlib groups are made by all).
+     * Makes a communicator's state: a context agreed over {@code parent}. A communicator of the
+     * whole job in world order shares the job's Elanlib group ({@code base->allGroup}), so its
+     * barrier, broadcast and reduction are Elanlib's; any other uses the point-to-point algorithms.
+     * (Elanlib groups made later, by {@code elan_group}, would need the Elan heaps of their members
+     * to be symmetric, which Tports' per-process event allocation does not keep.)
      */
     static CommState make(final CommState parent, final int[] vps, final String name) throws MPIException
     {
         final Rank rank = parent.rank;
         final int ctx = rank.agreeContext(parent);
-        ElanGroup elan = null;
-        if (parent.size() == rank.base.nvp() && parent.remote == null)
+        if (vps == null)
         {
-            elan = rank.base.group(vps != null ? vps : new int[] {rank.base.vp()});
+            return null;
         }
-        return vps == null ? null : new CommState(rank, ctx, vps, null, elan, name);
+        final ElanGroup elan = Arrays.equals(vps, rank.world.vps) ? rank.base.allGroup() : null;
+        return new CommState(rank, ctx, vps, null, elan, name);
     }
 
     static CommState dupState(final CommState c) throws MPIException
