@@ -180,6 +180,10 @@ final class CommState
         checkPeer(what, "dest", dest, false);
         checkTag(what, tag, false);
         rank.enter();
+        if (dest != MPI.PROC_NULL)
+        {
+            rank.deviceSend();
+        }
         final byte[] data = type.pack(buf, off, count);
         if (!type.basic)
         {
