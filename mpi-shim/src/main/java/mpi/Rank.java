@@ -159,7 +159,20 @@ final class Rank
         {
             return q.pollFirst();
         }
-        final long a = base.allocMain(64, cls);
+        long a = base.allocMain(64, cls);
+        if (a == 0)
+        {
+            // give back the buffers kept for other sizes, then try again
+            for (final ArrayDeque<Long> kept : pool.values())
+            {
+                for (final long k : kept)
+                {
+                    base.free(k);
+                }
+                kept.clear();
+            }
+            a = base.allocMain(64, cls);
+        }
         if (a == 0)
         {
             throw new org.qsnet.fabric.QsnetException("MPI: main memory of rank " + process.rank()
