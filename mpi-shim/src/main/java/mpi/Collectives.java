@@ -21,6 +21,16 @@ final class Collectives
         return c.context + 1;
     }
 
+    /** Collectives here are those of intracommunicators (an intercommunicator's would name the remote group). */
+    private static void intra(final CommState c) throws MPIException
+    {
+        if (c.remote != null)
+        {
+            throw new MPIException(MPI.ERR_COMM, "collective operations on intercommunicators are not supported ("
+                + c + "); merge() it into an intracommunicator first");
+        }
+    }
+
     static void send(final CommState c, final byte[] data, final int dest, final int tag) throws MPIException
     {
         c.sendWire(cc(c), data, dest, tag, false).block();
@@ -35,6 +45,7 @@ final class Collectives
 
     static void barrier(final CommState c) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         if (c.elan != null)
         {
@@ -54,6 +65,7 @@ final class Collectives
     /** Broadcasts {@code data} (meaningful at root; its length is known everywhere). */
     static byte[] bcast(final CommState c, final byte[] data, final int root) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         final int len = data.length;
         if (c.elan != null && len <= Rank.COLL_BYTES)
@@ -95,6 +107,7 @@ final class Collectives
     static byte[] reduce(final CommState c, final byte[] data, final int count, final Datatype t, final Op op,
         final int root, final boolean all) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         final int len = data.length;
         if (c.elan != null && len <= Rank.COLL_BYTES && len > 0)
@@ -161,6 +174,7 @@ final class Collectives
     /** Gathers {@code sizes[i]} bytes from every rank i to root, concatenated in rank order (null elsewhere). */
     static byte[][] gather(final CommState c, final byte[] mine, final int[] sizes, final int root) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         final int tag = c.nextCollTag();
         if (c.myRank != root)
@@ -196,6 +210,7 @@ final class Collectives
     /** Scatters {@code parts[i]} (at root) to rank i; returns this rank's part of {@code mySize} bytes. */
     static byte[] scatter(final CommState c, final byte[][] parts, final int mySize, final int root) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         final int tag = c.nextCollTag();
         if (c.myRank != root)
@@ -224,6 +239,7 @@ final class Collectives
     /** Every rank sends {@code parts[j]} to rank j and receives {@code sizes[j]} bytes from each. */
     static byte[][] allToAll(final CommState c, final byte[][] parts, final int[] sizes) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         final int tag = c.nextCollTag();
         final int n = c.size();
@@ -257,6 +273,7 @@ final class Collectives
     static byte[] scan(final CommState c, final byte[] data, final int count, final Datatype t, final Op op,
         final boolean exclusive) throws MPIException
     {
+        intra(c);
         c.rank.enter();
         final int tag = c.nextCollTag();
         final int me = c.myRank;

@@ -214,14 +214,19 @@ public class Request implements Freeable
     }
 
     /**
-     * {@code MPI_REQUEST_GET_STATUS}: as {@link #testStatus()} but the request stays as it is.
+     * {@code MPI_REQUEST_GET_STATUS}: as {@link #testStatus()} but the request stays active (a
+     * later wait or test still completes it; a failure is reported there).
      *
      * @return the status if complete, else null.
      * @throws MPIException on an error.
      */
     public final Status getStatus() throws MPIException
     {
-        return testStatus();
+        if (isNull())
+        {
+            return Status.empty();
+        }
+        return Comm.guard(comm, () -> poll() ? status : null);
     }
 
     /**
@@ -254,6 +259,24 @@ public class Request implements Freeable
     {
         while (true)
         {
+            int active = 0;
+            int last = -1;
+            for (int i = 0; i < requests.length; i++)
+            {
+                if (!inactive(requests[i]) && !requests[i].consumed)
+                {
+                    active++;
+                    last = i;
+                }
+            }
+            if (active == 1)
+            {
+                // one left: block on it (a blocked rank is what deadlock detection sees; a spin is not)
+                final Status s = requests[last].waitStatus();
+                requests[last].consumed = true;
+                s.index = last;
+                return s;
+            }
             boolean any = false;
             for (int i = 0; i < requests.length; i++)
             {

@@ -129,6 +129,16 @@ class CommunicatorTest
                         check(x[0] == 2 * st.getSource(), "intercomm message from " + st.getSource());
                     }
                 }
+                inter.setErrhandler(MPI.ERRORS_RETURN);
+                try
+                {
+                    inter.barrier();
+                    check(false, "barrier on an intercommunicator");
+                }
+                catch (final MPIException e)
+                {
+                    check(e.getErrorClass() == MPI.ERR_COMM, "intercomm collective error class " + e.getErrorClass());
+                }
                 final Intracomm merged = inter.merge(rank % 2 == 1);
                 check(merged.getSize() == n, "merge size");
                 final int[] ms = new int[1];

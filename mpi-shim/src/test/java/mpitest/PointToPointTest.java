@@ -20,9 +20,15 @@ class PointToPointTest
     /** Ring exchanges, wildcards, ordering, probes, PROC_NULL, non-blocking calls with arrays and direct buffers. */
     public static final class Ring
     {
+        /** A C global: each rank has its own (per-rank class loading), as each MPI process had. */
+        private static int starts;
+
         public static void main(final String[] args) throws MPIException
         {
+            starts++;
             MPI.Init(args);
+            check(starts == 1, "static field shared between ranks: " + starts);
+            check(MPI.isInitialized(), "isInitialized");
             final int rank = MPI.COMM_WORLD.getRank();
             final int size = MPI.COMM_WORLD.getSize();
             check(size == Integer.parseInt(args[0]), "size " + size);
