@@ -1675,4 +1675,126 @@ public class Comm implements Freeable, Cloneable
         allReduce(sendbuf, recvbuf, count, type, op);
         return Request.completed(state(), Status.empty());
     }
+
+    /**
+     * {@code MPI_IGATHERV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  type.
+     * @param root      root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_ISCATTERV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param displs    displacements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements.
+     * @param recvtype  type.
+     * @param root      root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLGATHERV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  type.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLTOALLV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param sdispls   send displacements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param rdispls   receive displacements.
+     * @param recvtype  type.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER} (runs to completion at the call).
+     *
+     * @param sendbuf    send buffer.
+     * @param recvbuf    receive buffer.
+     * @param recvcounts elements each rank receives.
+     * @param type       type.
+     * @param op         operator.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op) throws MPIException
+    {
+        reduceScatter(sendbuf, recvbuf, recvcounts, type, op);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER_BLOCK} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements each rank receives.
+     * @param type      type.
+     * @param op        operator.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op) throws MPIException
+    {
+        reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op);
+        return Request.completed(state(), Status.empty());
+    }
 }

@@ -315,4 +315,22 @@ public class Intracomm extends Comm
             return new GraphComm(s);
         });
     }
+
+    /**
+     * {@code MPI_IEXSCAN} (runs to completion at the call).
+     *
+     * @param sendbuf send buffer.
+     * @param recvbuf receive buffer.
+     * @param count   elements.
+     * @param type    type.
+     * @param op      operator.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException
+    {
+        exScan(sendbuf, recvbuf, count, type, op);
+        return Request.completed(state(), Status.empty());
+    }
 }

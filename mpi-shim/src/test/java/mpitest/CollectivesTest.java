@@ -206,7 +206,15 @@ class CollectivesTest
             final int[] rsOut = new int[2];
             c.reduceScatterBlock(rsb, rsOut, 2, MPI.INT, MPI.SUM);
             check(rsOut[0] == 2 * rank * n && rsOut[1] == (2 * rank + 1) * n, "reduceScatterBlock " + rsOut[0]);
-            c.iBarrier().waitFor();
+            // non-blocking collectives (complete when their requests are waited for)
+            final int[] ia = new int[1];
+            final int[] ib = {rank == 0 ? 77 : 0};
+            final int[] ig = new int[total];
+            mpi.Request.waitAll(new mpi.Request[] {c.iBarrier(), c.iAllReduce(new int[] {2}, ia, 1, MPI.INT, MPI.SUM),
+                c.iBcast(ib, 1, MPI.INT, 0), c.iAllGatherv(mine, rank + 1, MPI.INT, ig, counts, displs, MPI.INT),
+                c.iExScan(new int[] {1}, es, 1, MPI.INT, MPI.SUM)});
+            check(ia[0] == 2 * n && ib[0] == 77 && ig[displs[n - 1]] == n - 1 && (rank == 0 || es[0] == rank),
+                "non-blocking collectives");
         }
     }
 
