@@ -50,6 +50,51 @@ public final class Intercomm extends Comm
     }
 
     /**
+     * A context id agreed by both groups of an intercommunicator: each group's maximum (over its
+     * collective context, which intercommunicator collectives, refused, leave free), exchanged by
+     * the two rank-0 processes, then broadcast in each group.
+     */
+    static int agree(final CommState c) throws MPIException
+    {
+        final CommState local = new CommState(c.rank, c.context, c.vps, null, null, c.name + " local");
+        int ctx = Collectives.maxInt(local, c.rank.nextContext);
+        final int tag = CommState.TAG_MASK - 1;
+        if (c.myRank == 0)
+        {
+            final Request s = c.sendWire(c.context + 1, MPI.INT.pack(new int[] {ctx}, 0, 1), 0, tag, false);
+            final Request r = c.recvWire(c.context + 1, 4, 0, tag);
+            r.block();
+            s.block();
+            final int[] t = new int[1];
+            MPI.INT.unpack(r.received, 4, t, 0);
+            ctx = Math.max(ctx, t[0]);
+        }
+        final byte[] b = Collectives.bcast(local, MPI.INT.pack(new int[] {ctx}, 0, 1), 0);
+        final int[] t = new int[1];
+        MPI.INT.unpack(b, 4, t, 0);
+        c.rank.nextContext = t[0] + 2;
+        return t[0];
+    }
+
+    /**
+     * {@code MPI_COMM_DUP}.
+     *
+     * @return a new intercommunicator with the same groups.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public Intercomm dup() throws MPIException
+    {
+        return call(() -> new Intercomm(Intracomm.dupState(state())));
+    }
+
+    @Override
+    public Intercomm clone()
+    {
+        return (Intercomm)super.clone();
+    }
+
+    /**
      * {@code MPI_COMM_REMOTE_SIZE}.
      *
      * @return the size of the remote group.
@@ -112,9 +157,7 @@ public final class Intercomm extends Comm
             System.arraycopy(first ? c.remote : c.vps, 0, vps, first ? c.vps.length : c.remote.length,
                 first ? c.remote.length : c.vps.length);
             // a context for the merged communicator, agreed across both sides through the leaders
-            final CommState merged0 = new CommState(c.rank, c.context + 1, vps, null, null, c.name + " merging");
-            final int ctx = Collectives.maxInt(merged0, c.rank.nextContext);
-            c.rank.nextContext = ctx + 2;
+            final int ctx = agree(c);
             final CommState m = new CommState(c.rank, ctx, vps, null, null, c.name + " merged");
             m.errhandler = c.errhandler;
             return new Intracomm(m);

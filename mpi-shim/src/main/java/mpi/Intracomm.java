@@ -43,7 +43,7 @@ public class Intracomm extends Comm
     static CommState dupState(final CommState c) throws MPIException
     {
         c.rank.enter();
-        final CommState d = c.remote != null ? new CommState(c.rank, c.rank.agreeContext(c), c.vps, c.remote, null, c.name + " dup")
+        final CommState d = c.remote != null ? new CommState(c.rank, Intercomm.agree(c), c.vps, c.remote, null, c.name + " dup")
             : make(c, c.vps.clone(), c.name + " dup");
         d.errhandler = c.errhandler;
         d.topology = c.topology;

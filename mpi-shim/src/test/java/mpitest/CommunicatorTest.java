@@ -139,6 +139,25 @@ class CommunicatorTest
                 {
                     check(e.getErrorClass() == MPI.ERR_COMM, "intercomm collective error class " + e.getErrorClass());
                 }
+                final Intercomm interDup = inter.dup();
+                check(interDup.getRemoteSize() == inter.getRemoteSize(), "intercomm dup");
+                if (rank % 2 == 0)
+                {
+                    interDup.send(new int[] {rank + 1}, 1, MPI.INT, peer, 2);
+                }
+                else
+                {
+                    int expectMsgs = 0;
+                    for (int e = 0; e < (n + 1) / 2; e++)
+                    {
+                        expectMsgs += e % (n / 2) == side.getRank() ? 1 : 0;
+                    }
+                    for (int k = 0; k < expectMsgs; k++)
+                    {
+                        final Status st = interDup.recv(x, 1, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+                        check(x[0] == 2 * st.getSource() + 1 && st.getTag() == 2, "intercomm dup message");
+                    }
+                }
                 final Intracomm merged = inter.merge(rank % 2 == 1);
                 check(merged.getSize() == n, "merge size");
                 final int[] ms = new int[1];
