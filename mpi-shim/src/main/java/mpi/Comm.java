@@ -371,6 +371,11 @@ public class Comm implements Freeable, Cloneable
         final Rank rank = c.rank;
         type.check(what, "buf", buf, count);
         final long bytes = (long)count * type.wireSize + MPI.BSEND_OVERHEAD;
+        // progress the earlier buffered sends (a poll each, as MPICH's bsend queue does) and free their space
+        for (final Request r : rank.bufferedSends)
+        {
+            r.poll();
+        }
         rank.bufferedSends.removeIf(r -> !r.pending());
         if (rank.attached == null || rank.attachedInUse + bytes > rank.attached.length)
         {

@@ -248,10 +248,25 @@ class CommunicatorTest
             idle.cancel();
             check(idle.waitStatus().isCancelled(), "cancelled");
             // buffered sends
-            MPI.attachBuffer(new byte[1024]);
-            MPI.COMM_WORLD.bSend(new int[] {rank}, 1, MPI.INT, right, 6);
-            MPI.COMM_WORLD.recv(in, 1, MPI.INT, left, 6);
-            check(in[0] == left, "bSend");
+            // buffered sends: a 100-byte buffer holds one message of 4 ints at a time (+ BSEND_OVERHEAD)
+            MPI.attachBuffer(new byte[16 + MPI.BSEND_OVERHEAD + 50]);
+            for (int k = 0; k < 5; k++)
+            {
+                MPI.COMM_WORLD.bSend(new int[] {rank, k, 0, 0}, 4, MPI.INT, right, 6);
+                final int[] q = new int[4];
+                MPI.COMM_WORLD.recv(q, 4, MPI.INT, left, 6);
+                check(q[0] == left && q[1] == k, "bSend " + k);
+            }
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            try
+            {
+                MPI.COMM_WORLD.bSend(new int[30], 30, MPI.INT, right, 7);
+                check(false, "a bSend larger than the attached buffer");
+            }
+            catch (final MPIException e)
+            {
+                check(e.getErrorClass() == MPI.ERR_BUFFER, "bSend overflow error class " + e.getErrorClass());
+            }
             MPI.detachBuffer();
             MPI.Finalize();
         }
