@@ -572,7 +572,7 @@ public final class Prun
                 for (int i = u - 1; i >= 0; i--)
                 {
                     final StackTraceElement f = o.stack().get(i);
-                    if (f.getClassName().startsWith("org.qsnet."))
+                    if (f.getClassName().startsWith("org.qsnet.") || f.getClassName().startsWith("mpi."))
                     {
                         final String cls = f.getClassName();
                         sb.append(", in ").append(cls.substring(cls.lastIndexOf('.') + 1)).append('.').append(f.getMethodName());

@@ -26,7 +26,7 @@ final class RankClassLoader extends ClassLoader
     }
 
     private static final String[] SHARED = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "org.qsnet.fabric.",
-        "org.qsnet.elan3.", "org.qsnet.elan.", "org.qsnet.tports.", "org.qsnet.mpi."};
+        "org.qsnet.elan3.", "org.qsnet.elan.", "org.qsnet.tports.", "mpi."};
 
     /**
      * Where a program's class files come from, shared by the loaders of all its ranks (one open

@@ -121,6 +121,12 @@ public final class Calibration
             p -> ElanlibExperiment.tportLatencyNs(p, 8) / 1000.0));
         t.add(new Target("pentium3-he", "Tports latency step 287 -> 288 B (inline -> synchronous), at least", 0.5, "us", ">",
             p -> (ElanlibExperiment.tportLatencyNs(p, 288) - ElanlibExperiment.tportLatencyNs(p, 287)) / 1000.0));
+        t.add(new Target("pentium3-he", "MPI latency, 8 B (ping-pong / 2)", 5.0, "us", "~",
+            p -> org.qsnet.bench.mpi.MpiExperiment.latencyNs(p, 8, 20) / 1000.0));
+        t.add(new Target("alpha-es40", "MPI latency, 8 B (ping-pong / 2)", 5.5, "us", "~",
+            p -> org.qsnet.bench.mpi.MpiExperiment.latencyNs(p, 8, 20) / 1000.0));
+        t.add(new Target("pentium3-he", "MPI asymptotic bandwidth, 1 MB messages, window of 4", 307, "MB/s", "~",
+            p -> org.qsnet.bench.mpi.MpiExperiment.bandwidthMBs(p, 1 << 20, 4, 2)));
         t.add(new Target("alpha-es40", "bandwidth main->main", 200, "MB/s", "~",
             p -> bw(p, Placement.MAIN, Placement.MAIN, false)));
         t.add(new Target("alpha-es40", "bidirectional Elan->Elan, per direction", 280, "MB/s", "~",

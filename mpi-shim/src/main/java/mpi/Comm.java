@@ -1,0 +1,1805 @@
+package mpi;
+
+import java.nio.Buffer;
+
+import org.qsnet.fabric.QsnetException;
+
+/**
+ * {@code MPI_Comm}: point-to-point communication and the collectives common to intra- and
+ * intercommunicators. {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} are shared by the ranks of a
+ * job (the package is a library package), so their calls act on the calling rank's own
+ * communicator. Buffers are Java primitive arrays or NIO buffers (direct or not), also in the
+ * non-blocking calls.
+ */
+public class Comm implements Freeable, Cloneable
+{
+    static final int WORLD = 1;
+    static final int SELF = 2;
+
+    private final int predefined;
+    private CommState fixed;
+
+    Comm(final int predefined)
+    {
+        this.predefined = predefined;
+    }
+
+    Comm(final CommState state)
+    {
+        this.predefined = 0;
+        this.fixed = state;
+    }
+
+    /** The calling rank's state of this communicator. */
+    final CommState state() throws MPIException
+    {
+        if (predefined == WORLD)
+        {
+            return Rank.current().world;
+        }
+        if (predefined == SELF)
+        {
+            return Rank.current().self;
+        }
+        if (fixed == null)
+        {
+            throw new MPIException(MPI.ERR_COMM, "the communicator is null (MPI_COMM_NULL) or was freed");
+        }
+        Rank.current();
+        return fixed;
+    }
+
+    /** A body of an MPI call. */
+    @FunctionalInterface
+    interface Body<T>
+    {
+        T run() throws MPIException;
+    }
+
+    /** Runs a call under the communicator's error handler. */
+    static <T> T guard(final CommState c, final Body<T> body) throws MPIException
+    {
+        try
+        {
+            return body.run();
+        }
+        catch (final MPIException e)
+        {
+            if (c != null && c.errhandler.fatal)
+            {
+                throw new QsnetException("MPI error on " + c + " (MPI.ERRORS_ARE_FATAL; error class " + e.getErrorClass()
+                    + "): " + e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    final <T> T call(final Body<T> body) throws MPIException
+    {
+        final CommState c = state();
+        return guard(c, body);
+    }
+
+    final void run(final Body<?> body) throws MPIException
+    {
+        call(body);
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    /**
+     * {@code MPI_COMM_SIZE}.
+     *
+     * @return the number of processes (of the local group, for an intercommunicator).
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final int getSize() throws MPIException
+    {
+        return state().size();
+    }
+
+    /**
+     * {@code MPI_COMM_RANK}.
+     *
+     * @return the caller's rank.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final int getRank() throws MPIException
+    {
+        return state().myRank;
+    }
+
+    /**
+     * {@code MPI_COMM_GROUP}.
+     *
+     * @return the (local) group.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final Group getGroup() throws MPIException
+    {
+        final CommState c = state();
+        return new Group(c.vps.clone(), c.rank.base.vp());
+    }
+
+    /**
+     * {@code MPI_COMM_COMPARE}.
+     *
+     * @param comm1 a communicator.
+     * @param comm2 another.
+     * @return {@link MPI#IDENT}, {@link MPI#CONGRUENT}, {@link MPI#SIMILAR} or {@link MPI#UNEQUAL}.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static int compare(final Comm comm1, final Comm comm2) throws MPIException
+    {
+        final CommState a = comm1.state();
+        final CommState b = comm2.state();
+        if (a == b)
+        {
+            return MPI.IDENT;
+        }
+        final int g = Group.compare(comm1.getGroup(), comm2.getGroup());
+        return g == MPI.IDENT ? MPI.CONGRUENT : g;
+    }
+
+    /**
+     * {@code MPI_COMM_TEST_INTER}.
+     *
+     * @return whether this is an intercommunicator.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final boolean isInter() throws MPIException
+    {
+        return state().remote != null;
+    }
+
+    /**
+     * {@code MPI_TOPO_TEST}.
+     *
+     * @return {@link MPI#CART}, {@link MPI#GRAPH} or {@link MPI#UNDEFINED}.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final int getTopology() throws MPIException
+    {
+        return state().topology;
+    }
+
+    /**
+     * {@code MPI_COMM_SET_NAME}.
+     *
+     * @param name the name.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final void setName(final String name) throws MPIException
+    {
+        state().name = name;
+    }
+
+    /**
+     * {@code MPI_COMM_GET_NAME}.
+     *
+     * @return the name.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final String getName() throws MPIException
+    {
+        return state().name;
+    }
+
+    /**
+     * {@code MPI_COMM_SET_ERRHANDLER}.
+     *
+     * @param errhandler {@link MPI#ERRORS_ARE_FATAL} or {@link MPI#ERRORS_RETURN}.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final void setErrhandler(final Errhandler errhandler) throws MPIException
+    {
+        state().errhandler = errhandler;
+    }
+
+    /**
+     * {@code MPI_COMM_GET_ERRHANDLER}.
+     *
+     * @return the error handler.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public final Errhandler getErrhandler() throws MPIException
+    {
+        return state().errhandler;
+    }
+
+    /**
+     * {@code MPI_COMM_CALL_ERRHANDLER}.
+     *
+     * @param errorCode an error class.
+     * @throws MPIException under {@link MPI#ERRORS_RETURN}.
+     */
+    public final void callErrhandler(final int errorCode) throws MPIException
+    {
+        run(() ->
+        {
+            throw new MPIException(errorCode, "callErrhandler(" + errorCode + ")");
+        });
+    }
+
+    /**
+     * {@code MPI_ABORT}: ends the calling rank with the error code (the job fails).
+     *
+     * @param errorcode the code.
+     * @throws MPIException never (the rank ends).
+     */
+    public final void abort(final int errorcode) throws MPIException
+    {
+        throw new QsnetException("MPI_Abort(" + state() + ", " + errorcode + ") called by rank " + getRank());
+    }
+
+    /**
+     * {@code MPI_COMM_DUP}.
+     *
+     * @return a new communicator with the same group.
+     * @throws MPIException on an error.
+     */
+    public Comm dup() throws MPIException
+    {
+        return new Comm(Intracomm.dupState(state()));
+    }
+
+    @Override
+    public Comm clone()
+    {
+        try
+        {
+            return dup();
+        }
+        catch (final MPIException e)
+        {
+            throw new QsnetException("clone: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code MPI_COMM_FREE}.
+     *
+     * @throws MPIException with {@link MPI#ERR_COMM} for a predefined communicator.
+     */
+    @Override
+    public final void free() throws MPIException
+    {
+        if (predefined != 0)
+        {
+            throw new MPIException(MPI.ERR_COMM, "free: a predefined communicator cannot be freed");
+        }
+        fixed = null;
+    }
+
+    /**
+     * {@code MPI_COMM_DISCONNECT} (as {@link #free()}).
+     *
+     * @throws MPIException for a predefined communicator.
+     */
+    public final void disconnect() throws MPIException
+    {
+        free();
+    }
+
+    /**
+     * @return whether this is a null communicator (not a member of a created communicator, or freed).
+     */
+    public final boolean isNull()
+    {
+        return predefined == 0 && fixed == null;
+    }
+
+    @Override
+    public String toString()
+    {
+        return predefined == WORLD ? "MPI_COMM_WORLD" : predefined == SELF ? "MPI_COMM_SELF"
+            : fixed == null ? "MPI_COMM_NULL" : fixed.name;
+    }
+
+    // ------------------------------------------------------------------ point-to-point
+
+    /**
+     * {@code MPI_SEND}: a standard send (eager below Tports' inline limit, else the receiver pulls
+     * the data once it matches).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination rank (or {@link MPI#PROC_NULL}).
+     * @param tag   tag, 0..{@link MPI#TAG_UB}.
+     * @throws MPIException on an error.
+     */
+    public final void send(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        run(() -> state().send("send", buf, 0, count, type, dest, tag, false).block());
+    }
+
+    /**
+     * {@code MPI_SSEND}: completes only once the receiver has matched the message (Tports TX_SYNC).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination rank.
+     * @param tag   tag.
+     * @throws MPIException on an error.
+     */
+    public final void sSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        run(() -> state().send("sSend", buf, 0, count, type, dest, tag, true).block());
+    }
+
+    /**
+     * {@code MPI_RSEND} (as a standard send).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination rank.
+     * @param tag   tag.
+     * @throws MPIException on an error.
+     */
+    public final void rSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        run(() -> state().send("rSend", buf, 0, count, type, dest, tag, false).block());
+    }
+
+    /**
+     * {@code MPI_BSEND}: copies the message into the attached buffer ({@link MPI#attachBuffer})
+     * and returns; the send completes in the background.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination rank.
+     * @param tag   tag.
+     * @throws MPIException with {@link MPI#ERR_BUFFER} when the attached buffer lacks space.
+     */
+    public final void bSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        run(() -> bsend("bSend", buf, count, type, dest, tag));
+    }
+
+    private Request bsend(final String what, final Object buf, final int count, final Datatype type, final int dest,
+        final int tag) throws MPIException
+    {
+        final CommState c = state();
+        final Rank rank = c.rank;
+        type.check(what, "buf", buf, count);
+        final long bytes = (long)count * type.wireSize + MPI.BSEND_OVERHEAD;
+        // progress the earlier buffered sends (a poll each, as MPICH's bsend queue does) and free their space
+        for (final Request r : rank.bufferedSends)
+        {
+            r.poll();
+        }
+        rank.bufferedSends.removeIf(r -> !r.pending());
+        if (rank.attached == null || rank.attachedInUse + bytes > rank.attached.length)
+        {
+            throw new MPIException(MPI.ERR_BUFFER, what + ": the attached buffer (" + (rank.attached == null ? "none"
+                : rank.attached.length + " bytes, " + rank.attachedInUse + " in use") + ") has no room for " + bytes
+                + " bytes (MPI.attachBuffer)");
+        }
+        rank.copy(bytes);
+        final Request r = c.send(what, buf, 0, count, type, dest, tag, false);
+        rank.attachedInUse += bytes;
+        r.onComplete = () -> rank.attachedInUse -= bytes;
+        rank.bufferedSends.add(r);
+        return Request.completed(c, Status.empty());
+    }
+
+    /**
+     * {@code MPI_RECV}.
+     *
+     * @param buf    receive buffer.
+     * @param count  elements it holds.
+     * @param type   their type.
+     * @param source source rank, {@link MPI#ANY_SOURCE} or {@link MPI#PROC_NULL}.
+     * @param tag    tag or {@link MPI#ANY_TAG}.
+     * @return the status.
+     * @throws MPIException on an error ({@link MPI#ERR_TRUNCATE} for a message too long).
+     */
+    public final Status recv(final Object buf, final int count, final Datatype type, final int source, final int tag)
+        throws MPIException
+    {
+        return call(() -> state().recv("recv", buf, 0, count, type, source, tag).block());
+    }
+
+    /**
+     * {@code MPI_SENDRECV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to send.
+     * @param sendtype  their type.
+     * @param dest      destination.
+     * @param sendtag   send tag.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements it holds.
+     * @param recvtype  their type.
+     * @param source    source.
+     * @param recvtag   receive tag.
+     * @return the receive's status.
+     * @throws MPIException on an error.
+     */
+    public final Status sendRecv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int dest,
+        final int sendtag, final Object recvbuf, final int recvcount, final Datatype recvtype, final int source,
+        final int recvtag) throws MPIException
+    {
+        return call(() ->
+        {
+            final Request r = state().recv("sendRecv", recvbuf, 0, recvcount, recvtype, source, recvtag);
+            state().send("sendRecv", sendbuf, 0, sendcount, sendtype, dest, sendtag, false).block();
+            return r.block();
+        });
+    }
+
+    /**
+     * {@code MPI_SENDRECV_REPLACE}.
+     *
+     * @param buf     the buffer, sent then overwritten.
+     * @param count   elements.
+     * @param type    their type.
+     * @param dest    destination.
+     * @param sendtag send tag.
+     * @param source  source.
+     * @param recvtag receive tag.
+     * @return the receive's status.
+     * @throws MPIException on an error.
+     */
+    public final Status sendRecvReplace(final Object buf, final int count, final Datatype type, final int dest,
+        final int sendtag, final int source, final int recvtag) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            final Request s = c.send("sendRecvReplace", buf, 0, count, type, dest, sendtag, false);
+            final Request r = c.recv("sendRecvReplace", buf, 0, count, type, source, recvtag);
+            final Status st = r.block();
+            s.block();
+            return st;
+        });
+    }
+
+    /**
+     * {@code MPI_ISEND}.
+     *
+     * @param buf   send buffer (array or buffer; not to be modified before completion).
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return call(() -> state().send("iSend", buf, 0, count, type, dest, tag, false));
+    }
+
+    /**
+     * {@code MPI_ISEND} (the bindings' buffer form).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iSend((Object)buf, count, type, dest, tag);
+    }
+
+    /**
+     * {@code MPI_ISSEND}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iSSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return call(() -> state().send("iSSend", buf, 0, count, type, dest, tag, true));
+    }
+
+    /**
+     * {@code MPI_IRSEND}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iRSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return call(() -> state().send("iRSend", buf, 0, count, type, dest, tag, false));
+    }
+
+    /**
+     * {@code MPI_IBSEND}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request (complete: the message is in the attached buffer).
+     * @throws MPIException on an error.
+     */
+    public final Request iBSend(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return call(() -> bsend("iBSend", buf, count, type, dest, tag));
+    }
+
+    /**
+     * {@code MPI_IRECV}.
+     *
+     * @param buf    receive buffer (array or buffer).
+     * @param count  elements.
+     * @param type   their type.
+     * @param source source or {@link MPI#ANY_SOURCE}.
+     * @param tag    tag or {@link MPI#ANY_TAG}.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iRecv(final Object buf, final int count, final Datatype type, final int source, final int tag)
+        throws MPIException
+    {
+        return call(() -> state().recv("iRecv", buf, 0, count, type, source, tag));
+    }
+
+    /**
+     * {@code MPI_IRECV} (the bindings' buffer form).
+     *
+     * @param buf    receive buffer.
+     * @param count  elements.
+     * @param type   their type.
+     * @param source source.
+     * @param tag    tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iRecv(final Buffer buf, final int count, final Datatype type, final int source, final int tag)
+        throws MPIException
+    {
+        return iRecv((Object)buf, count, type, source, tag);
+    }
+
+    /**
+     * {@code MPI_SEND_INIT}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the inactive persistent request.
+     * @throws MPIException on an error.
+     */
+    public final Prequest sendInit(final Object buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        final CommState c = state();
+        return new Prequest(c, () -> c.send("sendInit", buf, 0, count, type, dest, tag, false));
+    }
+
+    /**
+     * {@code MPI_SSEND_INIT}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the inactive persistent request.
+     * @throws MPIException on an error.
+     */
+    public final Prequest sSendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag) throws MPIException
+    {
+        final CommState c = state();
+        return new Prequest(c, () -> c.send("sSendInit", buf, 0, count, type, dest, tag, true));
+    }
+
+    /**
+     * {@code MPI_BSEND_INIT}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the inactive persistent request.
+     * @throws MPIException on an error.
+     */
+    public final Prequest bSendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag) throws MPIException
+    {
+        final CommState c = state();
+        return new Prequest(c, () -> bsend("bSendInit", buf, count, type, dest, tag));
+    }
+
+    /**
+     * {@code MPI_RSEND_INIT}.
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the inactive persistent request.
+     * @throws MPIException on an error.
+     */
+    public final Prequest rSendInit(final Object buf, final int count, final Datatype type, final int dest,
+        final int tag) throws MPIException
+    {
+        return sendInit(buf, count, type, dest, tag);
+    }
+
+    /**
+     * {@code MPI_RECV_INIT}.
+     *
+     * @param buf    receive buffer.
+     * @param count  elements.
+     * @param type   their type.
+     * @param source source.
+     * @param tag    tag.
+     * @return the inactive persistent request.
+     * @throws MPIException on an error.
+     */
+    public final Prequest recvInit(final Object buf, final int count, final Datatype type, final int source,
+        final int tag) throws MPIException
+    {
+        final CommState c = state();
+        return new Prequest(c, () -> c.recv("recvInit", buf, 0, count, type, source, tag));
+    }
+
+    /**
+     * {@code MPI_PROBE}: waits for a matching message without receiving it.
+     *
+     * @param source source or {@link MPI#ANY_SOURCE}.
+     * @param tag    tag or {@link MPI#ANY_TAG}.
+     * @return its status.
+     * @throws MPIException on an error.
+     */
+    public final Status probe(final int source, final int tag) throws MPIException
+    {
+        return call(() -> state().probe("probe", source, tag, true));
+    }
+
+    /**
+     * {@code MPI_IPROBE}.
+     *
+     * @param source source or {@link MPI#ANY_SOURCE}.
+     * @param tag    tag or {@link MPI#ANY_TAG}.
+     * @return the status of a matching message, or null when none has arrived.
+     * @throws MPIException on an error.
+     */
+    public final Status iProbe(final int source, final int tag) throws MPIException
+    {
+        return call(() -> state().probe("iProbe", source, tag, false));
+    }
+
+    /**
+     * {@code MPI_PACK_SIZE}.
+     *
+     * @param incount elements.
+     * @param type    their type.
+     * @return bytes their packed form takes.
+     * @throws MPIException on an error.
+     */
+    public final int packSize(final int incount, final Datatype type) throws MPIException
+    {
+        type.live("packSize");
+        return incount * type.wireSize;
+    }
+
+    /**
+     * {@code MPI_PACK}.
+     *
+     * @param inbuf    the data.
+     * @param incount  elements.
+     * @param type     their type.
+     * @param outbuf   the byte buffer packed into.
+     * @param position where to start in it.
+     * @return the position after the packed data.
+     * @throws MPIException on an error.
+     */
+    public final int pack(final Object inbuf, final int incount, final Datatype type, final byte[] outbuf,
+        final int position) throws MPIException
+    {
+        return call(() ->
+        {
+            type.check("pack", "inbuf", inbuf, incount);
+            final byte[] d = type.pack(inbuf, 0, incount);
+            if (position < 0 || position + d.length > outbuf.length)
+            {
+                throw new MPIException(MPI.ERR_BUFFER, "pack: " + d.length + " bytes at position " + position
+                    + " do not fit outbuf of " + outbuf.length);
+            }
+            System.arraycopy(d, 0, outbuf, position, d.length);
+            state().rank.copy(d.length);
+            return position + d.length;
+        });
+    }
+
+    /**
+     * {@code MPI_UNPACK}.
+     *
+     * @param inbuf    the packed bytes.
+     * @param position where to start in them.
+     * @param outbuf   the buffer unpacked into.
+     * @param outcount elements.
+     * @param type     their type.
+     * @return the position after the data taken.
+     * @throws MPIException on an error.
+     */
+    public final int unpack(final byte[] inbuf, final int position, final Object outbuf, final int outcount,
+        final Datatype type) throws MPIException
+    {
+        return call(() ->
+        {
+            type.check("unpack", "outbuf", outbuf, outcount);
+            final int n = outcount * type.wireSize;
+            if (position < 0 || position + n > inbuf.length)
+            {
+                throw new MPIException(MPI.ERR_TRUNCATE, "unpack: " + n + " bytes at position " + position
+                    + " exceed inbuf of " + inbuf.length);
+            }
+            type.unpack(java.util.Arrays.copyOfRange(inbuf, position, position + n), n, outbuf, 0);
+            state().rank.copy(n);
+            return position + n;
+        });
+    }
+
+    /**
+     * {@code MPI_INTERCOMM_CREATE}, on the peer communicator (as in the bindings): joins the local
+     * group of {@code localComm} with the group whose leader is {@code remoteLeader} in this
+     * communicator.
+     *
+     * @param localComm    the local intracommunicator.
+     * @param localLeader  the local leader's rank in {@code localComm}.
+     * @param remoteLeader the remote leader's rank in this (peer) communicator.
+     * @param tag          a tag for the leaders' exchange.
+     * @return the intercommunicator.
+     * @throws MPIException on an error.
+     */
+    public final Intercomm createIntercomm(final Comm localComm, final int localLeader, final int remoteLeader,
+        final int tag) throws MPIException
+    {
+        return call(() -> Intercomm.create(this, localComm, localLeader, remoteLeader, tag));
+    }
+
+    // ------------------------------------------------------------------ collectives
+
+    /**
+     * {@code MPI_BARRIER} (the Elanlib hardware barrier, {@code elan_hgsync}, on communicators of the whole job).
+     *
+     * @throws MPIException on an error.
+     */
+    public final void barrier() throws MPIException
+    {
+        run(() ->
+        {
+            Collectives.barrier(state());
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_IBARRIER} (runs to completion at the call; the request is complete).
+     *
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iBarrier() throws MPIException
+    {
+        barrier();
+        return Request.completed(state(), Status.empty());
+    }
+
+    static void checkRoot(final CommState c, final String what, final int root) throws MPIException
+    {
+        if (root < 0 || root >= c.size())
+        {
+            throw new MPIException(MPI.ERR_ROOT, what + ": root " + root + " is outside " + c + " (0.." + (c.size() - 1) + ")");
+        }
+    }
+
+    /**
+     * {@code MPI_BCAST}.
+     *
+     * @param buf   the buffer (sent at root, received elsewhere).
+     * @param count elements.
+     * @param type  their type.
+     * @param root  the root.
+     * @throws MPIException on an error.
+     */
+    public final void bcast(final Object buf, final int count, final Datatype type, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            type.check("bcast", "buf", buf, count);
+            checkRoot(c, "bcast", root);
+            final byte[] d = c.myRank == root ? type.pack(buf, 0, count) : new byte[count * type.wireSize];
+            final byte[] r = Collectives.bcast(c, d, root);
+            if (c.myRank != root)
+            {
+                type.unpack(r, r.length, buf, 0);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_IBCAST} (runs to completion at the call).
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param root  the root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iBcast(final Object buf, final int count, final Datatype type, final int root)
+        throws MPIException
+    {
+        bcast(buf, count, type, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    private static int elems(final Datatype t, final long extents)
+    {
+        return (int)(extents * t.extentBytes / t.baseSize);
+    }
+
+    /**
+     * {@code MPI_GATHER}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent by each.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer (root).
+     * @param recvcount elements received from each.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[] counts = new int[c.size()];
+            final int[] displs = new int[c.size()];
+            for (int i = 0; i < counts.length; i++)
+            {
+                counts[i] = recvcount;
+                displs[i] = i * recvcount;
+            }
+            gatherv(c, "gather", sendtype.pack(checked(sendtype, "gather", "sendbuf", sendbuf, sendcount), 0, sendcount),
+                recvbuf, counts, displs, recvtype, root);
+            return null;
+        });
+    }
+
+    private static Object checked(final Datatype t, final String what, final String arg, final Object buf, final int count)
+        throws MPIException
+    {
+        t.check(what, arg, buf, count);
+        return buf;
+    }
+
+    /**
+     * {@code MPI_GATHER} in place at the root ({@code MPI_IN_PLACE}): the root's part is already in
+     * {@code buf}; the others send theirs from {@code buf}.
+     *
+     * @param buf   the buffer.
+     * @param count elements per process.
+     * @param type  their type.
+     * @param root  the root.
+     * @throws MPIException on an error.
+     */
+    public final void gather(final Object buf, final int count, final Datatype type, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int off = c.myRank == root ? elems(type, (long)root * count) : 0;
+            type.check("gather", "buf", buf, c.myRank == root ? count * c.size() : count);
+            final int[] counts = new int[c.size()];
+            final int[] displs = new int[c.size()];
+            for (int i = 0; i < counts.length; i++)
+            {
+                counts[i] = count;
+                displs[i] = i * count;
+            }
+            gatherv(c, "gather", type.pack(buf, off, count), buf, counts, displs, type, root);
+            return null;
+        });
+    }
+
+    private static void gatherv(final CommState c, final String what, final byte[] mine, final Object recvbuf,
+        final int[] recvcount, final int[] displs, final Datatype recvtype, final int root) throws MPIException
+    {
+        checkRoot(c, what, root);
+        final int n = c.size();
+        final int[] sizes = new int[n];
+        if (c.myRank == root)
+        {
+            counts(what, recvcount, displs, n);
+            for (int i = 0; i < n; i++)
+            {
+                recvtype.check(what, "recvbuf", recvbuf, displs[i] + recvcount[i]);
+                sizes[i] = recvcount[i] * recvtype.wireSize;
+            }
+        }
+        final byte[][] parts = Collectives.gather(c, mine, sizes, root);
+        if (parts != null)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                recvtype.unpack(parts[i], Math.min(parts[i].length, sizes[i]), recvbuf, elems(recvtype, displs[i]));
+            }
+        }
+    }
+
+    static void counts(final String what, final int[] counts, final int[] displs, final int n) throws MPIException
+    {
+        if (counts == null || counts.length < n || displs != null && displs.length < n)
+        {
+            throw new MPIException(MPI.ERR_ARG, what + ": counts and displacements must have one entry per process (" + n + ")");
+        }
+        for (int i = 0; i < n; i++)
+        {
+            if (counts[i] < 0)
+            {
+                throw new MPIException(MPI.ERR_COUNT, what + ": count " + counts[i] + " for rank " + i + " must be at least 0");
+            }
+        }
+    }
+
+    /**
+     * {@code MPI_GATHERV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer (root).
+     * @param recvcount elements from each rank.
+     * @param displs    where each rank's data goes, in extents of {@code recvtype}.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int[] recvcount, final int[] displs, final Datatype recvtype, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            gatherv(state(), "gatherv", sendtype.pack(checked(sendtype, "gatherv", "sendbuf", sendbuf, sendcount), 0,
+                sendcount), recvbuf, recvcount, displs, recvtype, root);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_GATHERV} at a root whose own part is in place.
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  their type.
+     * @param root      the root (the caller).
+     * @throws MPIException on an error.
+     */
+    public final void gatherv(final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype,
+        final int root) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            counts("gatherv", recvcount, displs, c.size());
+            recvtype.check("gatherv", "recvbuf", recvbuf, displs[c.myRank] + recvcount[c.myRank]);
+            gatherv(c, "gatherv", recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]), recvcount[c.myRank]),
+                recvbuf, recvcount, displs, recvtype, root);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_GATHERV} at a non-root process.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void gatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
+        throws MPIException
+    {
+        run(() ->
+        {
+            gatherv(state(), "gatherv", sendtype.pack(checked(sendtype, "gatherv", "sendbuf", sendbuf, sendcount), 0,
+                sendcount), null, null, null, null, root);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_SCATTER}.
+     *
+     * @param sendbuf   send buffer (root).
+     * @param sendcount elements to each.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements received.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void scatter(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[] counts = new int[c.size()];
+            final int[] displs = new int[c.size()];
+            for (int i = 0; i < counts.length; i++)
+            {
+                counts[i] = sendcount;
+                displs[i] = i * sendcount;
+            }
+            scatterv(c, "scatter", sendbuf, counts, displs, sendtype, recvbuf, 0, recvcount, recvtype, root);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_SCATTER} in place at the root: the root's part stays in {@code buf}.
+     *
+     * @param buf   the buffer (all parts at root, one part elsewhere).
+     * @param count elements per process.
+     * @param type  their type.
+     * @param root  the root.
+     * @throws MPIException on an error.
+     */
+    public final void scatter(final Object buf, final int count, final Datatype type, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[] counts = new int[c.size()];
+            final int[] displs = new int[c.size()];
+            for (int i = 0; i < counts.length; i++)
+            {
+                counts[i] = count;
+                displs[i] = i * count;
+            }
+            scatterv(c, "scatter", buf, counts, displs, type, buf, c.myRank == root ? elems(type, (long)root * count) : 0,
+                count, type, root);
+            return null;
+        });
+    }
+
+    private static void scatterv(final CommState c, final String what, final Object sendbuf, final int[] sendcount,
+        final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvOff, final int recvcount,
+        final Datatype recvtype, final int root) throws MPIException
+    {
+        checkRoot(c, what, root);
+        final int n = c.size();
+        recvtype.check(what, "recvbuf", recvbuf, recvcount);
+        byte[][] parts = null;
+        if (c.myRank == root)
+        {
+            counts(what, sendcount, displs, n);
+            parts = new byte[n][];
+            for (int i = 0; i < n; i++)
+            {
+                sendtype.check(what, "sendbuf", sendbuf, displs[i] + sendcount[i]);
+                parts[i] = sendtype.pack(sendbuf, elems(sendtype, displs[i]), sendcount[i]);
+            }
+        }
+        final byte[] mine = Collectives.scatter(c, parts, recvcount * recvtype.wireSize, root);
+        recvtype.unpack(mine, Math.min(mine.length, recvcount * recvtype.wireSize), recvbuf, recvOff);
+    }
+
+    /**
+     * {@code MPI_SCATTERV}.
+     *
+     * @param sendbuf   send buffer (root).
+     * @param sendcount elements to each rank.
+     * @param displs    where each rank's data is, in extents of {@code sendtype}.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements received.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            scatterv(state(), "scatterv", sendbuf, sendcount, displs, sendtype, recvbuf, 0, recvcount, recvtype, root);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_ALLGATHER}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent by each.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[] counts = new int[c.size()];
+            final int[] displs = new int[c.size()];
+            for (int i = 0; i < counts.length; i++)
+            {
+                counts[i] = recvcount;
+                displs[i] = i * recvcount;
+            }
+            allGatherv(c, sendtype.pack(checked(sendtype, "allGather", "sendbuf", sendbuf, sendcount), 0, sendcount),
+                recvbuf, counts, displs, recvtype);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_ALLGATHER} in place: each process's part is already at its place in {@code buf}.
+     *
+     * @param buf   the buffer.
+     * @param count elements per process.
+     * @param type  their type.
+     * @throws MPIException on an error.
+     */
+    public final void allGather(final Object buf, final int count, final Datatype type) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[] counts = new int[c.size()];
+            final int[] displs = new int[c.size()];
+            for (int i = 0; i < counts.length; i++)
+            {
+                counts[i] = count;
+                displs[i] = i * count;
+            }
+            type.check("allGather", "buf", buf, count * c.size());
+            allGatherv(c, type.pack(buf, elems(type, (long)c.myRank * count), count), buf, counts, displs, type);
+            return null;
+        });
+    }
+
+    private static void allGatherv(final CommState c, final byte[] mine, final Object recvbuf, final int[] recvcount,
+        final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        final int n = c.size();
+        counts("allGatherv", recvcount, displs, n);
+        int total = 0;
+        final int[] sizes = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            recvtype.check("allGatherv", "recvbuf", recvbuf, displs[i] + recvcount[i]);
+            sizes[i] = recvcount[i] * recvtype.wireSize;
+            total += sizes[i];
+        }
+        final byte[][] parts = Collectives.gather(c, mine, sizes, 0);
+        final byte[] all = new byte[total];
+        if (parts != null)
+        {
+            for (int i = 0, p = 0; i < n; p += sizes[i], i++)
+            {
+                System.arraycopy(parts[i], 0, all, p, Math.min(parts[i].length, sizes[i]));
+            }
+        }
+        final byte[] r = Collectives.bcast(c, all, 0);
+        for (int i = 0, p = 0; i < n; p += sizes[i], i++)
+        {
+            recvtype.unpack(java.util.Arrays.copyOfRange(r, p, p + sizes[i]), sizes[i], recvbuf, elems(recvtype, displs[i]));
+        }
+    }
+
+    /**
+     * {@code MPI_ALLGATHERV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements, in extents of {@code recvtype}.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            allGatherv(state(), sendtype.pack(checked(sendtype, "allGatherv", "sendbuf", sendbuf, sendcount), 0,
+                sendcount), recvbuf, recvcount, displs, recvtype);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_ALLGATHERV} in place.
+     *
+     * @param recvbuf   the buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void allGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            counts("allGatherv", recvcount, displs, c.size());
+            recvtype.check("allGatherv", "recvbuf", recvbuf, displs[c.myRank] + recvcount[c.myRank]);
+            allGatherv(c, recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]), recvcount[c.myRank]), recvbuf,
+                recvcount, displs, recvtype);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_ALLTOALL}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
+        final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final int n = state().size();
+            final int[] sc = new int[n];
+            final int[] sd = new int[n];
+            final int[] rc = new int[n];
+            final int[] rd = new int[n];
+            for (int i = 0; i < n; i++)
+            {
+                sc[i] = sendcount;
+                sd[i] = i * sendcount;
+                rc[i] = recvcount;
+                rd[i] = i * recvcount;
+            }
+            allToAllv(state(), "allToAll", sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype);
+            return null;
+        });
+    }
+
+    private static void allToAllv(final CommState c, final String what, final Object sendbuf, final int[] sendcount,
+        final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        final int n = c.size();
+        counts(what, sendcount, sdispls, n);
+        counts(what, recvcount, rdispls, n);
+        final byte[][] parts = new byte[n][];
+        final int[] sizes = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            sendtype.check(what, "sendbuf", sendbuf, sdispls[i] + sendcount[i]);
+            recvtype.check(what, "recvbuf", recvbuf, rdispls[i] + recvcount[i]);
+            parts[i] = sendtype.pack(sendbuf, elems(sendtype, sdispls[i]), sendcount[i]);
+            sizes[i] = recvcount[i] * recvtype.wireSize;
+        }
+        final byte[][] got = Collectives.allToAll(c, parts, sizes);
+        for (int i = 0; i < n; i++)
+        {
+            recvtype.unpack(got[i], Math.min(got[i].length, sizes[i]), recvbuf, elems(recvtype, rdispls[i]));
+        }
+    }
+
+    /**
+     * {@code MPI_ALLTOALLV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param sdispls   where each rank's data is, in extents of {@code sendtype}.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param rdispls   where each rank's data goes, in extents of {@code recvtype}.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void allToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            allToAllv(state(), "allToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_REDUCE} (the Elanlib tree reduction, {@code elan_reduce}, on communicators of the
+     * whole job and up to 64 KB; a binomial tree over point-to-point otherwise).
+     *
+     * @param sendbuf send buffer.
+     * @param recvbuf receive buffer (root).
+     * @param count   elements.
+     * @param type    their type.
+     * @param op      the operator.
+     * @param root    the root.
+     * @throws MPIException on an error.
+     */
+    public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final int root) throws MPIException
+    {
+        run(() ->
+        {
+            reduce(state(), "reduce", sendbuf, recvbuf, count, type, op, root, false);
+            return null;
+        });
+    }
+
+    private static void reduce(final CommState c, final String what, final Object sendbuf, final Object recvbuf,
+        final int count, final Datatype type, final Op op, final int root, final boolean all) throws MPIException
+    {
+        if (!all)
+        {
+            checkRoot(c, what, root);
+        }
+        type.check(what, "sendbuf", sendbuf, count);
+        if (all || c.myRank == root)
+        {
+            type.check(what, "recvbuf", recvbuf, count);
+        }
+        op.check(what, type);
+        final byte[] r = Collectives.reduce(c, type.pack(sendbuf, 0, count), count, type, op, root, all);
+        if (r != null)
+        {
+            type.unpack(r, r.length, recvbuf, 0);
+        }
+    }
+
+    /**
+     * {@code MPI_REDUCE} in place at the root.
+     *
+     * @param buf   the buffer (operand, and the result at root).
+     * @param count elements.
+     * @param type  their type.
+     * @param op    the operator.
+     * @param root  the root.
+     * @throws MPIException on an error.
+     */
+    public final void reduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
+        throws MPIException
+    {
+        reduce(buf, buf, count, type, op, root);
+    }
+
+    /**
+     * {@code MPI_ALLREDUCE}.
+     *
+     * @param sendbuf send buffer.
+     * @param recvbuf receive buffer.
+     * @param count   elements.
+     * @param type    their type.
+     * @param op      the operator.
+     * @throws MPIException on an error.
+     */
+    public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException
+    {
+        run(() ->
+        {
+            reduce(state(), "allReduce", sendbuf, recvbuf, count, type, op, 0, true);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_ALLREDUCE} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param op    the operator.
+     * @throws MPIException on an error.
+     */
+    public final void allReduce(final Object buf, final int count, final Datatype type, final Op op) throws MPIException
+    {
+        allReduce(buf, buf, count, type, op);
+    }
+
+    /**
+     * {@code MPI_REDUCE_SCATTER}.
+     *
+     * @param sendbuf    send buffer.
+     * @param recvbuf    receive buffer.
+     * @param recvcounts elements of the result each rank receives.
+     * @param type       their type.
+     * @param op         the operator.
+     * @throws MPIException on an error.
+     */
+    public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int n = c.size();
+            counts("reduceScatter", recvcounts, null, n);
+            int total = 0;
+            final int[] displs = new int[n];
+            for (int i = 0; i < n; i++)
+            {
+                displs[i] = total;
+                total += recvcounts[i];
+            }
+            type.check("reduceScatter", "sendbuf", sendbuf, total);
+            op.check("reduceScatter", type);
+            final byte[] r = Collectives.reduce(c, type.pack(sendbuf, 0, total), total, type, op, 0, false);
+            final byte[][] parts = new byte[n][];
+            if (c.myRank == 0)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    parts[i] = java.util.Arrays.copyOfRange(r, displs[i] * type.wireSize,
+                        (displs[i] + recvcounts[i]) * type.wireSize);
+                }
+            }
+            type.check("reduceScatter", "recvbuf", recvbuf, recvcounts[c.myRank]);
+            final byte[] mine = Collectives.scatter(c, parts, recvcounts[c.myRank] * type.wireSize, 0);
+            type.unpack(mine, mine.length, recvbuf, 0);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_REDUCE_SCATTER} in place.
+     *
+     * @param buf    the buffer.
+     * @param counts elements of the result each rank receives.
+     * @param type   their type.
+     * @param op     the operator.
+     * @throws MPIException on an error.
+     */
+    public final void reduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
+        throws MPIException
+    {
+        reduceScatter(buf, buf, counts, type, op);
+    }
+
+    /**
+     * {@code MPI_REDUCE_SCATTER_BLOCK}.
+     *
+     * @param sendbuf   send buffer.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements each rank receives.
+     * @param type      their type.
+     * @param op        the operator.
+     * @throws MPIException on an error.
+     */
+    public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op) throws MPIException
+    {
+        final int[] counts = new int[getSize()];
+        java.util.Arrays.fill(counts, recvcount);
+        reduceScatter(sendbuf, recvbuf, counts, type, op);
+    }
+
+    /**
+     * {@code MPI_REDUCE_SCATTER_BLOCK} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements each rank receives.
+     * @param type  their type.
+     * @param op    the operator.
+     * @throws MPIException on an error.
+     */
+    public final void reduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException
+    {
+        reduceScatterBlock(buf, buf, count, type, op);
+    }
+
+    /**
+     * {@code MPI_REDUCE_LOCAL}: {@code inOutBuf = inBuf op inOutBuf}.
+     *
+     * @param inBuf    the first operand.
+     * @param inOutBuf the second operand and the result.
+     * @param count    elements.
+     * @param type     their type.
+     * @param op       the operator.
+     * @throws MPIException on an error.
+     */
+    public static void reduceLocal(final Object inBuf, final Object inOutBuf, final int count, final Datatype type,
+        final Op op) throws MPIException
+    {
+        type.check("reduceLocal", "inBuf", inBuf, count);
+        type.check("reduceLocal", "inOutBuf", inOutBuf, count);
+        op.check("reduceLocal", type);
+        final byte[] b = type.pack(inOutBuf, 0, count);
+        op.combine(type.pack(inBuf, 0, count), b, count, type);
+        type.unpack(b, b.length, inOutBuf, 0);
+    }
+
+    // ------------------------------------------------------------------ non-blocking collectives
+
+    /**
+     * {@code MPI_IGATHER} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each.
+     * @param recvtype  type.
+     * @param root      root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root) throws MPIException
+    {
+        gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_ISCATTER} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements.
+     * @param recvtype  type.
+     * @param root      root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype, final int root) throws MPIException
+    {
+        scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLGATHER} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each.
+     * @param recvtype  type.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLTOALL} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each.
+     * @param recvtype  type.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IREDUCE} (runs to completion at the call).
+     *
+     * @param sendbuf send buffer.
+     * @param recvbuf receive buffer.
+     * @param count   elements.
+     * @param type    type.
+     * @param op      operator.
+     * @param root    root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op, final int root) throws MPIException
+    {
+        reduce(sendbuf, recvbuf, count, type, op, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLREDUCE} (runs to completion at the call).
+     *
+     * @param sendbuf send buffer.
+     * @param recvbuf receive buffer.
+     * @param count   elements.
+     * @param type    type.
+     * @param op      operator.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
+        final Op op) throws MPIException
+    {
+        allReduce(sendbuf, recvbuf, count, type, op);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IGATHERV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  type.
+     * @param root      root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_ISCATTERV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param displs    displacements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements.
+     * @param recvtype  type.
+     * @param root      root.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLGATHERV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  type.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IALLTOALLV} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param sdispls   send displacements.
+     * @param sendtype  type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param rdispls   receive displacements.
+     * @param recvtype  type.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER} (runs to completion at the call).
+     *
+     * @param sendbuf    send buffer.
+     * @param recvbuf    receive buffer.
+     * @param recvcounts elements each rank receives.
+     * @param type       type.
+     * @param op         operator.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
+        final Datatype type, final Op op) throws MPIException
+    {
+        reduceScatter(sendbuf, recvbuf, recvcounts, type, op);
+        return Request.completed(state(), Status.empty());
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER_BLOCK} (runs to completion at the call).
+     *
+     * @param sendbuf   send buffer.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements each rank receives.
+     * @param type      type.
+     * @param op        operator.
+     * @return the (complete) request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
+        final Datatype type, final Op op) throws MPIException
+    {
+        reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op);
+        return Request.completed(state(), Status.empty());
+    }
+}

@@ -1,0 +1,248 @@
+package mpi;
+
+import java.util.Arrays;
+
+import org.qsnet.elan.ElanGroup;
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.tports.RxEvent;
+import org.qsnet.tports.Tport;
+import org.qsnet.tports.TxEvent;
+
+/**
+ * One communicator as one rank sees it: its context id, the world VPs of its group (and of the
+ * remote group of an intercommunicator), the Elanlib group its collectives may use, its error
+ * handler and topology.
+ *
+ * <p>The Tport tag of a message packs the context and the MPI tag:
+ * <pre>
+ *  31          20 19                 0
+ * +--------------+--------------------+
+ * | context (12) | MPI tag (20 bits)  |
+ * +--------------+--------------------+
+ * </pre>
+ * Point-to-point traffic uses the communicator's context, its collectives the next one (so they
+ * never match a user's receive). {@code ANY_TAG} masks the tag bits out, {@code ANY_SOURCE} the
+ * sender; MPI's non-overtaking order is Tports' order of messages from one sender.
+ */
+final class CommState
+{
+    static final int TAG_BITS = 20;
+    static final int TAG_MASK = (1 << TAG_BITS) - 1;
+
+    final Rank rank;
+    final int context;
+    final int[] vps;
+    final int[] remote;
+    final ElanGroup elan;
+    final int myRank;
+    private final int[] rankOfVp;
+    String name;
+    Errhandler errhandler;
+    int topology = MPI.UNDEFINED;
+    int[] dims;
+    boolean[] periods;
+    int[] graphIndex;
+    int[] graphEdges;
+    /** Collective tags: every collective call takes the next, so successive collectives never mix. */
+    private int collSeq;
+
+    CommState(final Rank rank, final int context, final int[] vps, final int[] remote, final ElanGroup elan,
+        final String name)
+    {
+        this.rank = rank;
+        this.context = context;
+        this.vps = vps;
+        this.remote = remote;
+        this.elan = elan;
+        this.name = name;
+        this.errhandler = MPI.ERRORS_ARE_FATAL;
+        int me = -1;
+        for (int i = 0; i < vps.length; i++)
+        {
+            if (vps[i] == rank.base.vp())
+            {
+                me = i;
+            }
+        }
+        this.myRank = me;
+        this.rankOfVp = new int[rank.base.nvp()];
+        Arrays.fill(rankOfVp, -1);
+        final int[] senders = remote != null ? remote : vps;
+        for (int i = 0; i < senders.length; i++)
+        {
+            rankOfVp[senders[i]] = i;
+        }
+    }
+
+    int size()
+    {
+        return vps.length;
+    }
+
+    /** Ranks a send or receive may name: the remote group's size for an intercommunicator. */
+    int peerCount()
+    {
+        return remote != null ? remote.length : vps.length;
+    }
+
+    int peerVp(final int r)
+    {
+        return remote != null ? remote[r] : vps[r];
+    }
+
+    int rankOf(final int vp)
+    {
+        return rankOfVp[vp];
+    }
+
+    int nextCollTag()
+    {
+        collSeq = (collSeq + 1) & TAG_MASK;
+        return collSeq;
+    }
+
+    @Override
+    public String toString()
+    {
+        return name;
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    void checkPeer(final String what, final String arg, final int r, final boolean wildcard) throws MPIException
+    {
+        if (r == MPI.PROC_NULL || wildcard && r == MPI.ANY_SOURCE)
+        {
+            return;
+        }
+        if (r < 0 || r >= peerCount())
+        {
+            throw new MPIException(MPI.ERR_RANK, what + ": " + arg + " " + r + " is outside " + name + " (ranks 0.."
+                + (peerCount() - 1) + (wildcard ? ", MPI.ANY_SOURCE" : "") + " or MPI.PROC_NULL)");
+        }
+    }
+
+    static void checkTag(final String what, final int tag, final boolean wildcard) throws MPIException
+    {
+        if (wildcard && tag == MPI.ANY_TAG)
+        {
+            return;
+        }
+        if (tag < 0 || tag > TAG_MASK)
+        {
+            throw new MPIException(MPI.ERR_TAG, what + ": tag " + tag + " must be in 0..MPI.TAG_UB (" + TAG_MASK + ")"
+                + (wildcard ? " or MPI.ANY_TAG" : ""));
+        }
+    }
+
+    // ------------------------------------------------------------------ point-to-point
+
+    /** Starts a send of wire bytes on context {@code ctx}. */
+    Request sendWire(final int ctx, final byte[] data, final int dest, final int tag, final boolean sync)
+    {
+        final Request r = new Request(this);
+        if (dest == MPI.PROC_NULL)
+        {
+            r.status = Status.empty();
+            return r;
+        }
+        r.stagedLen = data.length;
+        r.staged = rank.stage(data.length);
+        rank.write(r.staged, data, data.length);
+        r.tx = rank.tport.txStart(sync ? Tport.TX_SYNC : 0, peerVp(dest), rank.base.vp(), (ctx << TAG_BITS) | tag,
+            r.staged, data.length);
+        return r;
+    }
+
+    /** Posts a receive of at most {@code maxBytes} on context {@code ctx}; the request unpacks on completion. */
+    Request recvWire(final int ctx, final int maxBytes, final int source, final int tag)
+    {
+        final Request r = new Request(this);
+        if (source == MPI.PROC_NULL)
+        {
+            r.status = Status.empty();
+            r.received = new byte[0];
+            return r;
+        }
+        r.stagedLen = maxBytes;
+        r.staged = rank.stage(maxBytes);
+        final int sm = source == MPI.ANY_SOURCE ? 0 : -1;
+        final int ss = source == MPI.ANY_SOURCE ? 0 : peerVp(source);
+        final int tm = tag == MPI.ANY_TAG ? ~TAG_MASK : -1;
+        r.rx = rank.tport.rxStart(0, sm, ss, tm, (ctx << TAG_BITS) | (tag == MPI.ANY_TAG ? 0 : tag), r.staged, maxBytes);
+        return r;
+    }
+
+    Request send(final String what, final Object buf, final int off, final int count, final Datatype type,
+        final int dest, final int tag, final boolean sync) throws MPIException
+    {
+        type.check(what, "buf", buf, count);
+        checkPeer(what, "dest", dest, false);
+        checkTag(what, tag, false);
+        rank.enter();
+        if (dest != MPI.PROC_NULL)
+        {
+            rank.deviceSend();
+        }
+        final byte[] data = type.pack(buf, off, count);
+        if (!type.basic)
+        {
+            rank.copy(data.length);
+        }
+        return sendWire(context, data, dest, tag, sync);
+    }
+
+    Request recv(final String what, final Object buf, final int off, final int count, final Datatype type,
+        final int source, final int tag) throws MPIException
+    {
+        type.check(what, "buf", buf, count);
+        checkPeer(what, "source", source, true);
+        checkTag(what, tag, true);
+        rank.enter();
+        final Request r = recvWire(context, count * type.wireSize, source, tag);
+        r.buf = buf;
+        r.off = off;
+        r.type = type;
+        return r;
+    }
+
+    /** {@code MPI_Probe}/{@code MPI_Iprobe}: the status of a matching message, or null (non-blocking, none yet). */
+    Status probe(final String what, final int source, final int tag, final boolean block) throws MPIException
+    {
+        checkPeer(what, "source", source, true);
+        checkTag(what, tag, true);
+        rank.enter();
+        if (source == MPI.PROC_NULL)
+        {
+            return Status.empty();
+        }
+        final int sm = source == MPI.ANY_SOURCE ? 0 : -1;
+        final int ss = source == MPI.ANY_SOURCE ? 0 : peerVp(source);
+        final int tm = tag == MPI.ANY_TAG ? ~TAG_MASK : -1;
+        final int ts = (context << TAG_BITS) | (tag == MPI.ANY_TAG ? 0 : tag);
+        final Tport.RxResult res;
+        if (block)
+        {
+            final RxEvent rx = rank.tport.rxStart(Tport.RX_PROBE, sm, ss, tm, ts, 0, 0);
+            res = rx.rxWait();
+        }
+        else
+        {
+            res = rank.tport.rxPoll(sm, ss, tm, ts);
+        }
+        return res == null ? null : new Status(rankOf(res.sender()), res.tag() & TAG_MASK, MPI.SUCCESS, false, res.size());
+    }
+
+    /** Completes a Tports send (blocking). */
+    static void finish(final TxEvent tx) throws MPIException
+    {
+        try
+        {
+            tx.txWait();
+        }
+        catch (final QsnetException e)
+        {
+            throw new MPIException(MPI.ERR_OTHER, "send failed: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package mpi;
+
+/**
+ * An intercommunicator: sends and receives name ranks of the remote group.
+ */
+public final class Intercomm extends Comm
+{
+    Intercomm(final CommState state)
+    {
+        super(state);
+    }
+
+    static Intercomm create(final Comm peer, final Comm localComm, final int localLeader, final int remoteLeader,
+        final int tag) throws MPIException
+    {
+        final CommState local = localComm.state();
+        Comm.checkRoot(local, "createIntercomm", localLeader);
+        final Rank rank = local.rank;
+        rank.enter();
+        // the leaders exchange their groups and context proposals over the peer communicator
+        int[] remote = null;
+        int proposal = Collectives.maxInt(local, rank.nextContext);
+        if (local.myRank == localLeader)
+        {
+            final CommState p = peer.state();
+            final int[] mine = new int[local.size() + 1];
+            mine[0] = proposal;
+            System.arraycopy(local.vps, 0, mine, 1, local.size());
+            final Request s = p.sendWire(p.context, MPI.INT.pack(mine, 0, mine.length), remoteLeader, tag, false);
+            final Status st = p.probe("createIntercomm", remoteLeader, tag, true);
+            final int[] theirs = new int[(int)st.bytes / 4];
+            final Request r = p.recvWire(p.context, (int)st.bytes, remoteLeader, tag);
+            r.block();
+            MPI.INT.unpack(r.received, r.received.length, theirs, 0);
+            s.block();
+            proposal = Math.max(proposal, theirs[0]);
+            remote = java.util.Arrays.copyOfRange(theirs, 1, theirs.length);
+        }
+        final int[] hdr = new int[] {proposal, remote == null ? 0 : remote.length};
+        final byte[] h = Collectives.bcast(local, MPI.INT.pack(hdr, 0, 2), localLeader);
+        MPI.INT.unpack(h, 8, hdr, 0);
+        final byte[] g = Collectives.bcast(local, local.myRank == localLeader ? MPI.INT.pack(remote, 0, remote.length)
+            : new byte[4 * hdr[1]], localLeader);
+        final int[] rv = new int[hdr[1]];
+        MPI.INT.unpack(g, g.length, rv, 0);
+        rank.nextContext = Math.max(rank.nextContext, hdr[0] + 4);
+        final CommState s = new CommState(rank, hdr[0], local.vps.clone(), rv, null, local.name + " intercomm");
+        s.errhandler = local.errhandler;
+        return new Intercomm(s);
+    }
+
+    /**
+     * A context id agreed by both groups of an intercommunicator: each group's maximum (over its
+     * collective context, which intercommunicator collectives, refused, leave free), exchanged by
+     * the two rank-0 processes, then broadcast in each group.
+     */
+    static int agree(final CommState c) throws MPIException
+    {
+        final CommState local = new CommState(c.rank, c.context, c.vps, null, null, c.name + " local");
+        int ctx = Collectives.maxInt(local, c.rank.nextContext);
+        final int tag = CommState.TAG_MASK - 1;
+        if (c.myRank == 0)
+        {
+            final Request s = c.sendWire(c.context + 1, MPI.INT.pack(new int[] {ctx}, 0, 1), 0, tag, false);
+            final Request r = c.recvWire(c.context + 1, 4, 0, tag);
+            r.block();
+            s.block();
+            final int[] t = new int[1];
+            MPI.INT.unpack(r.received, 4, t, 0);
+            ctx = Math.max(ctx, t[0]);
+        }
+        final byte[] b = Collectives.bcast(local, MPI.INT.pack(new int[] {ctx}, 0, 1), 0);
+        final int[] t = new int[1];
+        MPI.INT.unpack(b, 4, t, 0);
+        c.rank.nextContext = t[0] + 2;
+        return t[0];
+    }
+
+    /**
+     * {@code MPI_COMM_DUP}.
+     *
+     * @return a new intercommunicator with the same groups.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public Intercomm dup() throws MPIException
+    {
+        return call(() -> new Intercomm(Intracomm.dupState(state())));
+    }
+
+    @Override
+    public Intercomm clone()
+    {
+        return (Intercomm)super.clone();
+    }
+
+    /**
+     * {@code MPI_COMM_REMOTE_SIZE}.
+     *
+     * @return the size of the remote group.
+     * @throws MPIException on an error.
+     */
+    public int getRemoteSize() throws MPIException
+    {
+        return state().remote.length;
+    }
+
+    /**
+     * {@code MPI_COMM_REMOTE_GROUP}.
+     *
+     * @return the remote group.
+     * @throws MPIException on an error.
+     */
+    public Group getRemoteGroup() throws MPIException
+    {
+        final CommState c = state();
+        return new Group(c.remote.clone(), c.rank.base.vp());
+    }
+
+    /**
+     * {@code MPI_INTERCOMM_MERGE}.
+     *
+     * @param high whether this group's ranks come after the other's (the groups must choose differently,
+     *             or the group holding world VP 0 comes first when both choose the same).
+     * @return the merged intracommunicator.
+     * @throws MPIException on an error.
+     */
+    public Intracomm merge(final boolean high) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            c.rank.enter();
+            // the groups learn each other's choice: rank 0 of each side exchanges with the other side's rank 0
+            final int mine = high ? 1 : 0;
+            int theirs = mine;
+            final int tag = CommState.TAG_MASK;
+            if (c.myRank == 0)
+            {
+                final Request s = c.sendWire(c.context + 1, MPI.INT.pack(new int[] {mine}, 0, 1), 0, tag, false);
+                final Request r = c.recvWire(c.context + 1, 4, 0, tag);
+                r.block();
+                s.block();
+                final int[] t = new int[1];
+                MPI.INT.unpack(r.received, 4, t, 0);
+                theirs = t[0];
+            }
+            final CommState local = new CommState(c.rank, c.context, c.vps, null, null, c.name + " local");
+            final byte[] b = Collectives.bcast(local, MPI.INT.pack(new int[] {theirs}, 0, 1), 0);
+            final int[] t = new int[1];
+            MPI.INT.unpack(b, 4, t, 0);
+            theirs = t[0];
+            final boolean first = mine != theirs ? mine == 0 : java.util.Arrays.stream(c.vps).min().getAsInt()
+                < java.util.Arrays.stream(c.remote).min().getAsInt();
+            final int[] vps = new int[c.vps.length + c.remote.length];
+            System.arraycopy(first ? c.vps : c.remote, 0, vps, 0, first ? c.vps.length : c.remote.length);
+            System.arraycopy(first ? c.remote : c.vps, 0, vps, first ? c.vps.length : c.remote.length,
+                first ? c.remote.length : c.vps.length);
+            // a context for the merged communicator, agreed across both sides through the leaders
+            final int ctx = agree(c);
+            final CommState m = new CommState(c.rank, ctx, vps, null, null, c.name + " merged");
+            m.errhandler = c.errhandler;
+            return new Intracomm(m);
+        });
+    }
+}

@@ -1,0 +1,496 @@
+package mpi;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.tports.Tport;
+
+/**
+ * {@code MPI_Request}: a non-blocking operation (send, receive, or a non-blocking collective).
+ * Completing it ({@link #waitFor()}, {@link #test()}, ...) makes it inactive.
+ */
+public class Request implements Freeable
+{
+    final CommState comm;
+    org.qsnet.tports.TxEvent tx;
+    org.qsnet.tports.RxEvent rx;
+    long staged;
+    int stagedLen;
+    /** A receive's destination (null: a collective's internal receive, whose bytes stay in {@link #received}). */
+    Object buf;
+    int off;
+    Datatype type;
+    byte[] received;
+    /** Set once complete. */
+    Status status;
+    MPIException failure;
+    /** Runs at completion (buffered sends give their space back; collectives unpack their result). */
+    Runnable onComplete;
+    boolean freed;
+
+    Request(final CommState comm)
+    {
+        this.comm = comm;
+    }
+
+    static Request completed(final CommState comm, final Status s)
+    {
+        final Request r = new Request(comm);
+        r.status = s;
+        return r;
+    }
+
+    /** Whether the operation has completed; charges one poll of its event. */
+    boolean poll() throws MPIException
+    {
+        if (status != null || failure != null)
+        {
+            return true;
+        }
+        if (tx != null ? tx.txDone() : rx == null || rx.rxDone())
+        {
+            complete();
+            return true;
+        }
+        return false;
+    }
+
+    /** Blocks until the operation completes and returns its status (throws its failure). */
+    Status block() throws MPIException
+    {
+        if (status == null && failure == null)
+        {
+            complete();
+        }
+        if (failure != null)
+        {
+            final MPIException f = failure;
+            failure = null;
+            status = status == null ? Status.empty() : status;
+            throw f;
+        }
+        return status;
+    }
+
+    private void complete() throws MPIException
+    {
+        final Rank rank = comm.rank;
+        if (tx != null)
+        {
+            final var t = tx;
+            tx = null;
+            try
+            {
+                CommState.finish(t);
+            }
+            finally
+            {
+                rank.unstage(staged, stagedLen);
+            }
+            status = Status.empty();
+        }
+        else if (rx != null)
+        {
+            final var r = rx;
+            rx = null;
+            final Tport.RxResult res;
+            try
+            {
+                res = r.rxWait();
+            }
+            catch (final QsnetException e)
+            {
+                rank.unstage(staged, stagedLen);
+                status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.ERR_TRUNCATE, false, 0);
+                failure = new MPIException(MPI.ERR_TRUNCATE, "receive on " + comm + ": " + e.getMessage()
+                    + " (MPI_ERR_TRUNCATE)");
+                return;
+            }
+            final byte[] data = rank.read(staged, res.size());
+            rank.unstage(staged, stagedLen);
+            status = new Status(comm.rankOf(res.sender()), res.tag() & CommState.TAG_MASK, MPI.SUCCESS, false, res.size());
+            if (buf != null)
+            {
+                type.unpack(data, data.length, buf, off);
+                if (!type.basic)
+                {
+                    rank.copy(data.length);
+                }
+            }
+            else
+            {
+                received = data;
+            }
+        }
+        else if (status == null)
+        {
+            status = Status.empty();
+        }
+        if (onComplete != null)
+        {
+            final Runnable c = onComplete;
+            onComplete = null;
+            c.run();
+        }
+    }
+
+    /** Whether the request is active (started and not yet completed by a wait or test). */
+    boolean pending()
+    {
+        return tx != null || rx != null;
+    }
+
+    /**
+     * {@code MPI_REQUEST_FREE}: the operation goes on; the request can no longer be waited for.
+     *
+     * @throws MPIException never here.
+     */
+    @Override
+    public void free() throws MPIException
+    {
+        freed = true;
+    }
+
+    /**
+     * {@code MPI_CANCEL}: cancels the operation if it can still be cancelled. Here a started
+     * Tports operation cannot be taken back (Tports has no cancel), so only an inactive persistent
+     * request is cancelled; otherwise the operation completes normally and
+     * {@link Status#isCancelled()} says false, as MPI allows.
+     *
+     * @throws MPIException never here.
+     */
+    public final void cancel() throws MPIException
+    {
+        if (!pending() && status == null && this instanceof Prequest)
+        {
+            status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, true, 0);
+        }
+    }
+
+    /**
+     * @return whether this is {@link MPI#REQUEST_NULL} or a freed request.
+     */
+    public final boolean isNull()
+    {
+        return comm == null || freed;
+    }
+
+    /**
+     * {@code MPI_WAIT}.
+     *
+     * @return the status.
+     * @throws MPIException on an error (under {@link MPI#ERRORS_RETURN}).
+     */
+    public final Status waitStatus() throws MPIException
+    {
+        if (isNull())
+        {
+            return Status.empty();
+        }
+        return Comm.guard(comm, () -> block());
+    }
+
+    /**
+     * {@code MPI_WAIT} without a status.
+     *
+     * @throws MPIException on an error.
+     */
+    public final void waitFor() throws MPIException
+    {
+        waitStatus();
+    }
+
+    /**
+     * {@code MPI_TEST}.
+     *
+     * @return the status if complete, else null.
+     * @throws MPIException on an error.
+     */
+    public final Status testStatus() throws MPIException
+    {
+        if (isNull())
+        {
+            return Status.empty();
+        }
+        return Comm.guard(comm, () -> poll() ? block() : null);
+    }
+
+    /**
+     * {@code MPI_REQUEST_GET_STATUS}: as {@link #testStatus()} but the request stays active (a
+     * later wait or test still completes it; a failure is reported there).
+     *
+     * @return the status if complete, else null.
+     * @throws MPIException on an error.
+     */
+    public final Status getStatus() throws MPIException
+    {
+        if (isNull())
+        {
+            return Status.empty();
+        }
+        return Comm.guard(comm, () -> poll() ? status : null);
+    }
+
+    /**
+     * {@code MPI_TEST}.
+     *
+     * @return whether the operation has completed.
+     * @throws MPIException on an error.
+     */
+    public final boolean test() throws MPIException
+    {
+        return testStatus() != null;
+    }
+
+    // ------------------------------------------------------------------ arrays of requests
+
+    private static boolean inactive(final Request r)
+    {
+        return r == null || r.isNull();
+    }
+
+    /**
+     * {@code MPI_WAITANY}.
+     *
+     * @param requests the requests.
+     * @return the status of the one that completed (its index in {@link Status#getIndex()}), or an
+     * empty status with index {@link MPI#UNDEFINED} when none is active.
+     * @throws MPIException on an error.
+     */
+    public static Status waitAnyStatus(final Request[] requests) throws MPIException
+    {
+        while (true)
+        {
+            int active = 0;
+            int last = -1;
+            for (int i = 0; i < requests.length; i++)
+            {
+                if (!inactive(requests[i]) && !requests[i].consumed)
+                {
+                    active++;
+                    last = i;
+                }
+            }
+            if (active == 1)
+            {
+                // one left: block on it (a blocked rank is what deadlock detection sees; a spin is not)
+                final Status s = requests[last].waitStatus();
+                requests[last].consumed = true;
+                s.index = last;
+                return s;
+            }
+            boolean any = false;
+            for (int i = 0; i < requests.length; i++)
+            {
+                final Request r = requests[i];
+                if (inactive(r) || r.consumed)
+                {
+                    continue;
+                }
+                any = true;
+                if (r.poll())
+                {
+                    final Status s = r.waitStatus();
+                    r.consumed = true;
+                    s.index = i;
+                    return s;
+                }
+            }
+            if (!any)
+            {
+                final Status s = Status.empty();
+                s.index = MPI.UNDEFINED;
+                return s;
+            }
+        }
+    }
+
+    boolean consumed;
+
+    /**
+     * {@code MPI_WAITANY}.
+     *
+     * @param requests the requests.
+     * @return the index of the one that completed, or {@link MPI#UNDEFINED}.
+     * @throws MPIException on an error.
+     */
+    public static int waitAny(final Request[] requests) throws MPIException
+    {
+        return waitAnyStatus(requests).getIndex();
+    }
+
+    /**
+     * {@code MPI_TESTANY}.
+     *
+     * @param requests the requests.
+     * @return the status of one that has completed, or null.
+     * @throws MPIException on an error.
+     */
+    public static Status testAnyStatus(final Request[] requests) throws MPIException
+    {
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request r = requests[i];
+            if (!inactive(r) && !r.consumed && r.poll())
+            {
+                final Status s = r.waitStatus();
+                r.consumed = true;
+                s.index = i;
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code MPI_TESTANY}.
+     *
+     * @param requests the requests.
+     * @return the index of one that has completed, or {@link MPI#UNDEFINED}.
+     * @throws MPIException on an error.
+     */
+    public static int testAny(final Request[] requests) throws MPIException
+    {
+        final Status s = testAnyStatus(requests);
+        return s == null ? MPI.UNDEFINED : s.getIndex();
+    }
+
+    /**
+     * {@code MPI_WAITALL}.
+     *
+     * @param requests the requests.
+     * @return their statuses.
+     * @throws MPIException on an error.
+     */
+    public static Status[] waitAllStatus(final Request[] requests) throws MPIException
+    {
+        final Status[] s = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++)
+        {
+            s[i] = inactive(requests[i]) ? Status.empty() : requests[i].waitStatus();
+            s[i].index = i;
+        }
+        return s;
+    }
+
+    /**
+     * {@code MPI_WAITALL}.
+     *
+     * @param requests the requests.
+     * @throws MPIException on an error.
+     */
+    public static void waitAll(final Request[] requests) throws MPIException
+    {
+        waitAllStatus(requests);
+    }
+
+    /**
+     * {@code MPI_TESTALL}.
+     *
+     * @param requests the requests.
+     * @return their statuses if all have completed, else null.
+     * @throws MPIException on an error.
+     */
+    public static Status[] testAllStatus(final Request[] requests) throws MPIException
+    {
+        boolean all = true;
+        for (final Request r : requests)
+        {
+            all &= inactive(r) || r.poll();
+        }
+        return all ? waitAllStatus(requests) : null;
+    }
+
+    /**
+     * {@code MPI_TESTALL}.
+     *
+     * @param requests the requests.
+     * @return whether all have completed.
+     * @throws MPIException on an error.
+     */
+    public static boolean testAll(final Request[] requests) throws MPIException
+    {
+        return testAllStatus(requests) != null;
+    }
+
+    /**
+     * {@code MPI_WAITSOME}.
+     *
+     * @param requests the requests.
+     * @return the statuses of those that completed (at least one), or null when none is active.
+     * @throws MPIException on an error.
+     */
+    public static Status[] waitSomeStatus(final Request[] requests) throws MPIException
+    {
+        final Status first = waitAnyStatus(requests);
+        if (first.getIndex() == MPI.UNDEFINED)
+        {
+            return null;
+        }
+        final Status[] rest = testSomeStatus(requests);
+        final Status[] all = new Status[1 + rest.length];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
+    /**
+     * {@code MPI_WAITSOME}.
+     *
+     * @param requests the requests.
+     * @return the indices of those that completed, or null when none is active.
+     * @throws MPIException on an error.
+     */
+    public static int[] waitSome(final Request[] requests) throws MPIException
+    {
+        return indices(waitSomeStatus(requests));
+    }
+
+    /**
+     * {@code MPI_TESTSOME}.
+     *
+     * @param requests the requests.
+     * @return the statuses of those that have completed (possibly none).
+     * @throws MPIException on an error.
+     */
+    public static Status[] testSomeStatus(final Request[] requests) throws MPIException
+    {
+        final java.util.List<Status> done = new java.util.ArrayList<>();
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request r = requests[i];
+            if (!inactive(r) && !r.consumed && r.poll())
+            {
+                final Status s = r.waitStatus();
+                r.consumed = true;
+                s.index = i;
+                done.add(s);
+            }
+        }
+        return done.toArray(new Status[0]);
+    }
+
+    /**
+     * {@code MPI_TESTSOME}.
+     *
+     * @param requests the requests.
+     * @return the indices of those that have completed.
+     * @throws MPIException on an error.
+     */
+    public static int[] testSome(final Request[] requests) throws MPIException
+    {
+        return indices(testSomeStatus(requests));
+    }
+
+    private static int[] indices(final Status[] s)
+    {
+        if (s == null)
+        {
+            return null;
+        }
+        final int[] r = new int[s.length];
+        for (int i = 0; i < s.length; i++)
+        {
+            r[i] = s[i].getIndex();
+        }
+        return r;
+    }
+}

@@ -1,0 +1,29 @@
+package mpitest;
+
+import java.util.Map;
+
+import org.qsnet.elan3.Prun;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/** Runs an MPI program as a job of n ranks on the pentium3-he machine, one rank per node (as mpirun would). */
+final class Job
+{
+    private Job()
+    {
+    }
+
+    static void run(final int n, final Class<?> program, final String... args)
+    {
+        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, Math.min(n, 16), false, 0, Map.of()), program, args)
+            .throwIfFailed();
+    }
+
+    /** Fails the rank (and so the job) when the condition does not hold. */
+    static void check(final boolean ok, final String what)
+    {
+        if (!ok)
+        {
+            throw new AssertionError(what);
+        }
+    }
+}
