@@ -500,6 +500,14 @@ public final class Elan3Context
     }
 
     /**
+     * @return the size of the context's Elan (SDRAM) heap, from which {@link #allocElan} allocates.
+     */
+    public long elanHeapSize()
+    {
+        return elanHeap.size();
+    }
+
+    /**
      * The process's own allocator ({@code malloc}): host memory that is DMA-able once the standard
      * mappings are set ({@link #setStandardMappings}, as libelan and LA-MPI do), and not mapped into
      * the Elan otherwise, for code that tests {@link #addressable} and copies through a bounce

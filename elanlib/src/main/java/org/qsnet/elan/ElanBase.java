@@ -120,6 +120,7 @@ public final class ElanBase
     public final ElanGroup allGroup;
     private final Map<Integer, GroupArea> areas = new LinkedHashMap<>();
     private final RangeAllocator symmetric;
+    private final RangeAllocator symmetricElan;
     private int nextGroupId;
     private boolean finished;
     private long puts;
@@ -180,11 +181,11 @@ public final class ElanBase
             // the same size on every member, so that the heap stays symmetric
             childStaging = galloc(64, STAGING * Math.max(1, treeLevels(g.size())));
             partial = galloc(64, STAGING);
-            arrivalsEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            arrivalsEvent = gallocEvent();
             arrivalsWord = galloc(8, 8);
-            releaseEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            releaseEvent = gallocEvent();
             releaseWord = galloc(8, 8);
-            resultEvent = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+            resultEvent = gallocEvent();
             resultWord = galloc(8, 8);
             ctx.initeventWord(arrivalsEvent, arrivalsWord);
             ctx.initeventWord(releaseEvent, releaseWord);
@@ -258,6 +259,11 @@ public final class ElanBase
         this.vp = ctx.process();
         this.nvp = cap.nvps();
         this.symmetric = new RangeAllocator("collective heap", ctx.allocMain(8192, 1 << 24), 1 << 24);
+        // the collective Elan heap: carved at the same point of every process's start-up, so its
+        // allocations (group events, elan_gallocElan) have the same address on every member
+        // whatever the process allocates privately later (Tports' per-process events)
+        final long symElan = Math.max(1 << 14, Math.min(1 << 20, ctx.elanHeapSize() / 4)) & -64L;
+        this.symmetricElan = new RangeAllocator("collective Elan heap", ctx.allocElan(64, symElan), symElan);
         this.galloc_size = symmetric.size();
         final int[] all = new int[nvp];
         for (int i = 0; i < nvp; i++)
@@ -503,7 +509,24 @@ public final class ElanBase
      */
     public void freeElan(final long sdram)
     {
+        if (symmetricElan.contains(sdram))
+        {
+            // elan_gallocElan memory goes back to the collective Elan heap
+            symmetricElan.free(sdram);
+            return;
+        }
         ctx.freeElan(sdram);
+    }
+
+    /** An event from the collective Elan heap: the same address on every member, as remote sets need. */
+    private long gallocEvent()
+    {
+        final long e = symmetricElan.alloc(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
+        if (e < 0)
+        {
+            throw new QsnetException("the collective Elan heap (" + symmetricElan.size() + " bytes) is exhausted");
+        }
+        return e;
     }
 
     private long galloc(final int align, final long size)
@@ -544,10 +567,11 @@ public final class ElanBase
     public long gallocElan(final ElanGroup group, final int align, final long size)
     {
         live();
-        final long s = ctx.allocElan(align, size);
-        if (s == 0)
+        final long s = symmetricElan.alloc(align, size);
+        if (s < 0)
         {
-            throw new QsnetException("gallocElan of " + size + " bytes failed: the Elan heap is exhausted");
+            throw new QsnetException("gallocElan of " + size + " bytes failed: the collective Elan heap ("
+                + symmetricElan.size() + " bytes) is exhausted");
         }
         gsync(group);
         return s;
