@@ -23,6 +23,23 @@ import org.qsnet.fabric.QsnetException;
  */
 public final class Elanlib
 {
+    // The constants a libelan port names, so that {@code import static org.qsnet.elan.Elanlib.*} is enough.
+
+    /** {@code ELAN_RAIL_ALL}: the {@code rail} argument of the queue calls meaning every rail (the emulator has one). */
+    public static final int ELAN_RAIL_ALL = -1;
+    /** {@code ELAN_POLL_EVENT}: a wait that spins. */
+    public static final long ELAN_POLL_EVENT = org.qsnet.elan3.Elan3.ELAN_POLL_EVENT;
+    /** {@code ELAN_WAIT_EVENT}: a wait that sleeps until the event fires. */
+    public static final long ELAN_WAIT_EVENT = org.qsnet.elan3.Elan3.ELAN_WAIT_EVENT;
+    /** {@code ELAN_REDUCE_COMMUTE}: {@code elan_reduce}'s operator commutes. */
+    public static final int ELAN_REDUCE_COMMUTE = ElanBase.ELAN_REDUCE_COMMUTE;
+    /** {@code ELAN_RESULT_ALL}: {@code elan_reduce} leaves the result at every member (allreduce). */
+    public static final int ELAN_RESULT_ALL = ElanBase.ELAN_RESULT_ALL;
+    /** {@code ELAN_GLOBAL_DEST}: {@code elan_hbcast}'s buffer is at the same address everywhere. */
+    public static final int ELAN_GLOBAL_DEST = ElanBase.ELAN_GLOBAL_DEST;
+    /** {@code LIBELAN_QUEUEREUSEBUF}: {@code elan_queueTxInit}'s flag: the caller's buffer is reusable at once. */
+    public static final int LIBELAN_QUEUEREUSEBUF = ElanQueue.LIBELAN_QUEUEREUSEBUF;
+
     private Elanlib()
     {
     }
