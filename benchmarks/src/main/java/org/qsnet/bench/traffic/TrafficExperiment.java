@@ -438,6 +438,8 @@ public final class TrafficExperiment
         Chooser chooser;
         int outstanding;
         long acceptedBytes;
+        /** The next message's generation, one handler for all of them. */
+        private final org.qsnet.fabric.engine.EventHandler generator = this::generate;
 
         Node(final int id, final SplittableRandom random)
         {
@@ -458,7 +460,7 @@ public final class TrafficExperiment
             final double meanGapNs = spec.messageBytes() / rateBytesPerNs;
             final double gap = spec.poissonArrivals() ? -Math.log(1 - random.nextDouble()) * meanGapNs
                 : random.nextDouble() * 2 * meanGapNs;
-            origin.schedule(nowNs + Math.max(1, Math.round(gap)), this::generate);
+            origin.schedule(nowNs + Math.max(1, Math.round(gap)), generator);
         }
 
         private void generate(final long nowNs)

@@ -6,8 +6,10 @@ import org.qsnet.fabric.engine.EventHandler;
 
 /**
  * The virtual channels one attempt of a packet holds, from the header's first hop until the
- * EOP releases them behind the acknowledgement. As an event handler it is the EOP passing the
- * output ports of depth {@link #releaseDepth}.
+ * EOP releases them behind the acknowledgement. As an event handler it is, by {@link #phase},
+ * the tail reaching the inputter, the acknowledgement reaching the source, or the EOP passing
+ * the output ports of depth {@link #releaseDepth}: one attempt has at most one of them pending
+ * at a time, so one object serves all three without an allocation per event.
  */
 final class Circuit implements EventHandler
 {
@@ -24,6 +26,12 @@ final class Circuit implements EventHandler
     int leavesPending;
     long lastHeadNs;
     boolean nack;
+    /** What the pending event of this attempt is: {@link #TAIL}, {@link #ACK} or {@link #RELEASE}. */
+    int phase;
+
+    static final int TAIL = 0;
+    static final int ACK = 1;
+    static final int RELEASE = 2;
 
     Circuit(final Fabric fabric, final Packet packet)
     {
@@ -48,6 +56,11 @@ final class Circuit implements EventHandler
     @Override
     public void onEvent(final long timeNs)
     {
-        fabric.releaseDepth(this, timeNs);
+        switch (phase)
+        {
+            case TAIL -> fabric.deliver(this, timeNs);
+            case ACK -> fabric.ackArrived(this, timeNs);
+            default -> fabric.releaseDepth(this, timeNs);
+        }
     }
 }

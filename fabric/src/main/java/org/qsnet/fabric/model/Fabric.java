@@ -536,7 +536,8 @@ public final class Fabric
         }
         p.times(headNs, tail);
         final int node = p.isBroadcast() ? p.source() : p.destination();
-        nodeOrigins[node].schedule(tail, t -> deliver(c, t));
+        c.phase = Circuit.TAIL;
+        nodeOrigins[node].schedule(tail, c);
     }
 
     /**
@@ -587,7 +588,7 @@ public final class Fabric
         return true;
     }
 
-    private void deliver(final Circuit c, final long now)
+    void deliver(final Circuit c, final long now)
     {
         final Packet p = c.packet;
         final int first = p.isBroadcast() ? p.broadcastFirst() : p.destination();
@@ -641,10 +642,11 @@ public final class Fabric
             depth = Math.max(depth, c.depths[i]);
         }
         final long ackAt = now + turnaround + pathLatencyNs(depth);
-        nodeOrigins[first].schedule(ackAt, t -> ackArrived(c, t));
+        c.phase = Circuit.ACK;
+        nodeOrigins[first].schedule(ackAt, c);
     }
 
-    private void ackArrived(final Circuit c, final long now)
+    void ackArrived(final Circuit c, final long now)
     {
         final Packet p = c.packet;
         c.ackNs = now;
@@ -685,6 +687,7 @@ public final class Fabric
         if (more)
         {
             c.releaseDepth = d + 1;
+            c.phase = Circuit.RELEASE;
             nodeOrigins[c.packet.source()].schedule(now + hopNs, c);
         }
     }
