@@ -15,9 +15,9 @@ final class Circuit implements EventHandler
 {
     final Fabric fabric;
     final Packet packet;
-    LinkOutput[] links = new LinkOutput[6];
-    int[] vcs = new int[6];
-    int[] depths = new int[6];
+    LinkOutput[] links;
+    int[] vcs;
+    int[] depths;
     int count;
     int releaseDepth;
     int releaseIndex;
@@ -33,10 +33,14 @@ final class Circuit implements EventHandler
     static final int ACK = 1;
     static final int RELEASE = 2;
 
-    Circuit(final Fabric fabric, final Packet packet)
+    Circuit(final Fabric fabric, final Packet packet, final int capacity)
     {
         this.fabric = fabric;
         this.packet = packet;
+        // sized for the packet's path so that a unicast circuit never grows
+        this.links = new LinkOutput[capacity];
+        this.vcs = new int[capacity];
+        this.depths = new int[capacity];
     }
 
     void add(final LinkOutput link, final int vc, final int depth)

@@ -342,7 +342,7 @@ public final class Fabric
 
     private void startAttempt(final Packet p, final long now)
     {
-        final Circuit c = new Circuit(this, p);
+        final Circuit c = new Circuit(this, p, Math.max(6, p.tagCount + 1));
         p.circuit = c;
         if (p.isBroadcast())
         {
