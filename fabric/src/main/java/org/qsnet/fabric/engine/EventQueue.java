@@ -8,9 +8,9 @@ import java.util.Arrays;
  *
  * <p>Layout of heap slot {@code i}:
  * <pre>
- *   keys[2i]     time, ns
- *   keys[2i + 1] tie = origin &lt;&lt; 32 | rank     (origin &gt;= 0, rank unsigned 32 bits)
- *   seqs[i]      originSeq (for the trace hash only)
+ *   keys[3i]     time, ns
+ *   keys[3i + 1] tie = origin &lt;&lt; 32 | rank     (origin &gt;= 0, rank unsigned 32 bits)
+ *   keys[3i + 2] originSeq (for the trace hash only; moves with the key, in the same cache lines)
  *   handlers[i]  what to run
  * </pre>
  *
@@ -23,14 +23,13 @@ import java.util.Arrays;
  * pairwise order (and so the heap) unchanged.
  *
  * <p>A four-ary heap halves the depth of a binary one, and the four children of a slot sit
- * side by side in {@code keys} (64 bytes), so a level of sift-down costs about one cache line.
+ * side by side in {@code keys} (96 bytes), so a level of sift-down costs about two cache lines.
  */
 final class EventQueue
 {
     private static final long RANK_LIMIT = 1L << 32;
 
-    private long[] keys = new long[2 * 1024];
-    private long[] seqs = new long[1024];
+    private long[] keys = new long[3 * 1024];
     private EventHandler[] handlers = new EventHandler[1024];
     private int size;
     private long nextRank;
@@ -67,26 +66,28 @@ final class EventQueue
         }
         final long tie = ((long)origin << 32) | nextRank++;
         final long[] ks = keys;
-        final long[] ss = seqs;
         final EventHandler[] hs = handlers;
         int i = size++;
         while (i > 0)
         {
             final int parent = (i - 1) >>> 2;
-            final long pt = ks[parent << 1];
-            if (timeNs > pt || (timeNs == pt && tie > ks[(parent << 1) + 1]))
+            final int p = parent * 3;
+            final long pt = ks[p];
+            if (timeNs > pt || (timeNs == pt && tie > ks[p + 1]))
             {
                 break;
             }
-            ks[i << 1] = pt;
-            ks[(i << 1) + 1] = ks[(parent << 1) + 1];
-            ss[i] = ss[parent];
+            final int x = i * 3;
+            ks[x] = pt;
+            ks[x + 1] = ks[p + 1];
+            ks[x + 2] = ks[p + 2];
             hs[i] = hs[parent];
             i = parent;
         }
-        ks[i << 1] = timeNs;
-        ks[(i << 1) + 1] = tie;
-        ss[i] = originSeq;
+        final int x = i * 3;
+        ks[x] = timeNs;
+        ks[x + 1] = tie;
+        ks[x + 2] = originSeq;
         hs[i] = handler;
     }
 
@@ -99,16 +100,16 @@ final class EventQueue
     EventHandler poll()
     {
         final long[] ks = keys;
-        final long[] ss = seqs;
         final EventHandler[] hs = handlers;
         final EventHandler top = hs[0];
         polledTimeNs = ks[0];
         polledOrigin = (int)(ks[1] >>> 32);
-        polledSeq = ss[0];
+        polledSeq = ks[2];
         final int n = --size;
-        final long t = ks[n << 1];
-        final long k = ks[(n << 1) + 1];
-        final long s = ss[n];
+        final int lx = n * 3;
+        final long t = ks[lx];
+        final long k = ks[lx + 1];
+        final long s = ks[lx + 2];
         final EventHandler last = hs[n];
         hs[n] = null;
         if (n > 0)
@@ -123,32 +124,36 @@ final class EventQueue
                 }
                 // the least of up to four children
                 int c = first;
-                long ct = ks[first << 1];
-                long ck = ks[(first << 1) + 1];
+                long ct = ks[first * 3];
+                long ck = ks[first * 3 + 1];
                 final int end = Math.min(first + 4, n);
                 for (int j = first + 1; j < end; j++)
                 {
-                    final long jt = ks[j << 1];
-                    if (jt < ct || (jt == ct && ks[(j << 1) + 1] < ck))
+                    final long jt = ks[j * 3];
+                    final long jk = ks[j * 3 + 1];
+                    if (jt < ct || (jt == ct && jk < ck))
                     {
                         c = j;
                         ct = jt;
-                        ck = ks[(j << 1) + 1];
+                        ck = jk;
                     }
                 }
                 if (ct > t || (ct == t && ck > k))
                 {
                     break;
                 }
-                ks[i << 1] = ct;
-                ks[(i << 1) + 1] = ck;
-                ss[i] = ss[c];
+                final int x = i * 3;
+                final int cx = c * 3;
+                ks[x] = ct;
+                ks[x + 1] = ck;
+                ks[x + 2] = ks[cx + 2];
                 hs[i] = hs[c];
                 i = c;
             }
-            ks[i << 1] = t;
-            ks[(i << 1) + 1] = k;
-            ss[i] = s;
+            final int x = i * 3;
+            ks[x] = t;
+            ks[x + 1] = k;
+            ks[x + 2] = s;
             hs[i] = last;
         }
         return top;
@@ -157,8 +162,7 @@ final class EventQueue
     private void grow()
     {
         final int n = handlers.length * 2;
-        keys = Arrays.copyOf(keys, 2 * n);
-        seqs = Arrays.copyOf(seqs, n);
+        keys = Arrays.copyOf(keys, 3 * n);
         handlers = Arrays.copyOf(handlers, n);
     }
 
@@ -168,7 +172,7 @@ final class EventQueue
         final long[] ties = new long[size];
         for (int i = 0; i < size; i++)
         {
-            ties[i] = keys[(i << 1) + 1];
+            ties[i] = keys[i * 3 + 1];
         }
         final long[] sorted = ties.clone();
         Arrays.sort(sorted);
@@ -176,7 +180,7 @@ final class EventQueue
         {
             final long tie = ties[i];
             final long rank = Arrays.binarySearch(sorted, tie);
-            keys[(i << 1) + 1] = (tie & ~(RANK_LIMIT - 1)) | rank;
+            keys[i * 3 + 1] = (tie & ~(RANK_LIMIT - 1)) | rank;
         }
         nextRank = size;
     }
