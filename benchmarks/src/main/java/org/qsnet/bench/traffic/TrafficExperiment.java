@@ -457,6 +457,8 @@ public final class TrafficExperiment
         int messageBytes = spec.messageBytes();
         boolean exponentialSize = spec.exponentialSize();
         double readRatio = spec.readRatio();
+        /** The next message's generation, one handler for all of them. */
+        private final org.qsnet.fabric.engine.EventHandler generator = this::generate;
 
         Node(final int id, final SplittableRandom random)
         {
@@ -484,7 +486,7 @@ public final class TrafficExperiment
             final double meanGapNs = messageBytes / rateBytesPerNs;
             final double gap = spec.poissonArrivals() ? -Math.log(1 - random.nextDouble()) * meanGapNs
                 : random.nextDouble() * 2 * meanGapNs;
-            origin.schedule(nowNs + Math.max(1, Math.round(gap)), this::generate);
+            origin.schedule(nowNs + Math.max(1, Math.round(gap)), generator);
         }
 
         private void generate(final long nowNs)

@@ -1,21 +1,19 @@
 package org.qsnet.fabric.engine;
 
 /**
- * A scheduled event: its key {@code (timeNs, origin, originSeq)} totally orders all events.
+ * A cancellable scheduled event, from {@link Origin#scheduleCancellable(long, EventHandler)}.
+ * It takes its place in the order {@code (timeNs, origin, originSeq)} like any other event; the
+ * kernel drops a cancelled one when its time comes (it is neither counted nor hashed).
  */
-public final class Event
+public final class Event implements EventHandler
 {
-    final long timeNs;
-    final int origin;
-    final long originSeq;
-    final EventHandler handler;
-    boolean cancelled;
+    private final long timeNs;
+    private final EventHandler handler;
+    private boolean cancelled;
 
-    Event(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
+    Event(final long timeNs, final EventHandler handler)
     {
         this.timeNs = timeNs;
-        this.origin = origin;
-        this.originSeq = originSeq;
         this.handler = handler;
     }
 
@@ -43,4 +41,17 @@ public final class Event
         return cancelled;
     }
 
+    /**
+     * Runs the wrapped handler unless the event was cancelled.
+     *
+     * @param nowNs the simulated time of the event.
+     */
+    @Override
+    public void onEvent(final long nowNs)
+    {
+        if (!cancelled)
+        {
+            handler.onEvent(nowNs);
+        }
+    }
 }

@@ -166,15 +166,13 @@ public final class Kernel
         return Collections.unmodifiableList(processes);
     }
 
-    Event schedule(final Origin origin, final long timeNs, final EventHandler handler)
+    void schedule(final Origin origin, final long timeNs, final EventHandler handler)
     {
         if (timeNs < nowNs)
         {
             throw new QsnetException("event time " + timeNs + " ns of " + origin + " is before now (" + nowNs + " ns)");
         }
-        final Event e = new Event(timeNs, origin.id(), origin.nextSeq(), handler);
-        queue.add(e);
-        return e;
+        queue.add(timeNs, origin.id(), origin.nextSeq(), handler);
     }
 
     /**
@@ -358,31 +356,31 @@ public final class Kernel
         final EventQueue q = queue;
         while (abortCause == null && !stopRequested && !q.isEmpty() && q.peekTimeNs() <= limitNs)
         {
-            final Event e = q.poll();
-            if (e.cancelled)
+            final EventHandler handler = q.poll();
+            if (handler instanceof Event c && c.isCancelled())
             {
                 continue;
             }
-            nowNs = e.timeNs;
+            final long timeNs = q.polledTimeNs;
+            nowNs = timeNs;
             eventCount++;
             long h = traceHash;
-            h = (h ^ e.timeNs) * 0x100000001b3L;
-            h = (h ^ e.origin) * 0x100000001b3L;
-            h = (h ^ e.originSeq) * 0x100000001b3L;
+            h = (h ^ timeNs) * 0x100000001b3L;
+            h = (h ^ q.polledOrigin) * 0x100000001b3L;
+            h = (h ^ q.polledSeq) * 0x100000001b3L;
             traceHash = h;
-            final EventHandler handler = e.handler;
             if (handler instanceof SimProcess.Resume r)
             {
-                r.process.clockNs = e.timeNs;
+                r.process.clockNs = timeNs;
                 return r.process;
             }
             try
             {
-                handler.onEvent(e.timeNs);
+                handler.onEvent(timeNs);
             }
             catch (final Throwable t)
             {
-                abortCause = new SimulationException("event " + e.originSeq + " of origin " + e.origin + " at " + e.timeNs
+                abortCause = new SimulationException("event " + q.polledSeq + " of origin " + q.polledOrigin + " at " + timeNs
                     + " ns failed: " + t, t);
             }
         }

@@ -40,11 +40,25 @@ public final class Origin
      *
      * @param timeNs  absolute simulated time; not before {@link Kernel#nowNs()}.
      * @param handler what to run.
+     */
+    public void schedule(final long timeNs, final EventHandler handler)
+    {
+        kernel.schedule(this, timeNs, handler);
+    }
+
+    /**
+     * Schedules an event of this origin that may be cancelled. It costs one object more than
+     * {@link #schedule(long, EventHandler)}, which is what the packet path uses.
+     *
+     * @param timeNs  absolute simulated time; not before {@link Kernel#nowNs()}.
+     * @param handler what to run.
      * @return the scheduled event, which may be cancelled.
      */
-    public Event schedule(final long timeNs, final EventHandler handler)
+    public Event scheduleCancellable(final long timeNs, final EventHandler handler)
     {
-        return kernel.schedule(this, timeNs, handler);
+        final Event e = new Event(timeNs, handler);
+        kernel.schedule(this, timeNs, e);
+        return e;
     }
 
     /**
@@ -52,11 +66,10 @@ public final class Origin
      *
      * @param delayNs delay from now, at least zero.
      * @param handler what to run.
-     * @return the scheduled event.
      */
-    public Event scheduleIn(final long delayNs, final EventHandler handler)
+    public void scheduleIn(final long delayNs, final EventHandler handler)
     {
-        return kernel.schedule(this, kernel.nowNs() + delayNs, handler);
+        kernel.schedule(this, kernel.nowNs() + delayNs, handler);
     }
 
     long nextSeq()

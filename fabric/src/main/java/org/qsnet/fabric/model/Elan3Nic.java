@@ -86,7 +86,7 @@ public final class Elan3Nic implements PacketEndpoint
     /** Destination side: queues that refused a packet of a source and take only its retries until one lands. */
     private final java.util.Set<String> refusing = new java.util.HashSet<>();
     /** Per queue: the slot the inputter hands out next (q_bptr is published when a slot lands). */
-    private final Map<String, Long> reservedBptr = new HashMap<>();
+    private final LongLongMap reservedBptr = new LongLongMap();
 
     /** Multi-packet broadcast DMAs partly written here: packets written so far. */
     private final java.util.IdentityHashMap<DmaJob, int[]> broadcastLanded = new java.util.IdentityHashMap<>();
@@ -1010,9 +1010,10 @@ public final class Elan3Nic implements PacketEndpoint
         final long fptr = c.getInt(q + E3.Q_FPTR, Mmu.REMOTE_READ) & 0xffffffffL;
         // the inputter reserves the slot now and publishes q_bptr once the slot is written, so a
         // consumer that sees q_bptr move always finds the data there
-        final String key = c.number + ":" + q;
-        final Long reserved = reservedBptr.get(key);
-        final long bptr = reserved != null ? reserved : c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
+        // context number and 32-bit queue address: an exact key, built without allocating
+        final long key = ((long)c.number << 32) | q;
+        final long reserved = reservedBptr.get(key, -1);
+        final long bptr = reserved >= 0 ? reserved : c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
         c.check(bptr, slotSize, Mmu.REMOTE_WRITE, "queue slot");
         final long next = bptr >= top ? base : bptr + slotSize;
         reservedBptr.put(key, next);

@@ -367,7 +367,7 @@ public final class Fabric
 
     private void startAttempt(final Packet p, final long now)
     {
-        final Circuit c = new Circuit(this, p);
+        final Circuit c = new Circuit(this, p, Math.max(6, p.tagCount + 1));
         p.circuit = c;
         if (p.isBroadcast())
         {
@@ -566,7 +566,8 @@ public final class Fabric
         }
         p.times(headNs, tail);
         final int node = p.isBroadcast() ? p.source() : p.destination();
-        nodeOrigins[node].schedule(tail, t -> deliver(c, t));
+        c.phase = Circuit.TAIL;
+        nodeOrigins[node].schedule(tail, c);
     }
 
     /**
@@ -617,7 +618,7 @@ public final class Fabric
         return true;
     }
 
-    private void deliver(final Circuit c, final long now)
+    void deliver(final Circuit c, final long now)
     {
         final Packet p = c.packet;
         final int first = p.isBroadcast() ? p.broadcastFirst() : p.destination();
@@ -671,10 +672,11 @@ public final class Fabric
             depth = Math.max(depth, c.depths[i]);
         }
         final long ackAt = now + turnaround + pathLatencyNs(depth);
-        nodeOrigins[first].schedule(ackAt, t -> ackArrived(c, t));
+        c.phase = Circuit.ACK;
+        nodeOrigins[first].schedule(ackAt, c);
     }
 
-    private void ackArrived(final Circuit c, final long now)
+    void ackArrived(final Circuit c, final long now)
     {
         final Packet p = c.packet;
         c.ackNs = now;
@@ -715,6 +717,7 @@ public final class Fabric
         if (more)
         {
             c.releaseDepth = d + 1;
+            c.phase = Circuit.RELEASE;
             nodeOrigins[c.packet.source()].schedule(now + hopNs, c);
         }
     }

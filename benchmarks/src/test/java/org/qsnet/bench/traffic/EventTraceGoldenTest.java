@@ -1,0 +1,66 @@
+package org.qsnet.bench.traffic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.model.FabricConfig;
+import org.qsnet.fabric.model.PlatformProfile;
+
+/**
+ * The event trace of whole workloads, pinned: the hash over the key {@code (time, origin,
+ * originSeq)} of every event processed, and the event count, as recorded before the event
+ * core was made faster (issue 10). A change to the event queue, the kernel or the packet path
+ * that reorders, adds or drops a single event changes the hash. A deliberate model change
+ * records new values (run this test, copy the figures it prints on failure).
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class EventTraceGoldenTest
+{
+    // Recorded on main before the event-core change (four-ary heap, Circuit phases) was merged, and
+    // reproduced by it: age-based Elite arbitration and in-order queued DMAs under CRC errors had
+    // changed the traces on main since the perf branch first recorded them.
+    static long[] trace(final Pattern pattern, final int nodes, final double load, final long measureNs,
+        final boolean viaNic, final double crcErrorRate)
+    {
+        final FabricConfig fabric = FabricConfig.elite(TrafficSpec.dimFor(nodes)).withCrcErrorRate(crcErrorRate);
+        final TrafficSpec spec = new TrafficSpec(pattern, nodes, fabric, 320, false, true, 10_000, measureNs, 0, 0, 1,
+            false, true, false, 0, false, 1, viaNic, PlatformProfile.pentium3He());
+        final TrafficExperiment e = new TrafficExperiment(spec, load);
+        final Kernel k = e.kernel();
+        k.runUntil(spec.warmupNs() + spec.measureNs());
+        return new long[] {k.traceHash(), k.eventCount()};
+    }
+
+    private static void check(final long hash, final long events, final long[] got)
+    {
+        assertEquals(hash + "L, " + events + "L", got[0] + "L, " + got[1] + "L", "trace hash, event count");
+    }
+
+    @Test
+    void shouldKeepTheEventTraceOfUniformTrafficAtSaturationOn64Nodes()
+    {
+        check(8352849674984633063L, 81045L, trace(Pattern.UNIFORM, 64, 1.0, 200_000, false, 0));
+    }
+
+    @Test
+    void shouldKeepTheEventTraceOfHotspotTrafficWithCrcErrorsOn64Nodes()
+    {
+        check(3251587673201533343L, 10024L, trace(Pattern.HOTSPOT, 64, 0.5, 200_000, false, 0.01));
+    }
+
+    @Test
+    void shouldKeepTheEventTraceOfUniformTrafficThroughTheNicOn64Nodes()
+    {
+        check(-4890287676411771191L, 52172L, trace(Pattern.UNIFORM, 64, 0.8, 100_000, true, 0));
+    }
+
+    @Test
+    void shouldKeepTheEventTraceOfUniformTrafficAtSaturationOn1024Nodes()
+    {
+        check(-569781667839234580L, 133443L, trace(Pattern.UNIFORM, 1024, 1.0, 10_000, false, 0));
+    }
+}
