@@ -105,13 +105,11 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): several senders into one queue (3 senders, 4 DMAs outstanding each,
-     * 64 slots, so the queue never holds more than 12 messages) — a sender's queued DMA
-     * fails with "queued DMA to VP 0 abandoned: an earlier queued DMA to the same queue gave up"
-     * while the consumer spins on {@code EVENT_BLK_READY} for ever.
+     * Several senders into one queue (3 senders, 4 DMAs outstanding each, 64 slots). Once a
+     * defect: the inputter trusted a q_state FULL bit that LA-MPI's consumer order (it reads q_state
+     * before moving q_fptr) could leave stale or clear over a full queue; the pointers decide now.
      */
     @Test
-    @Tag("known-defect")
     void shouldRunTheElan3libMessagingLibraryWithSeveralSenders()
     {
         assertLine(deterministic(P3, 4, 4, Elan3Messaging.class, "100", "64"), lampiLine(4, 100));
@@ -125,19 +123,11 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): 3 senders with 4 queued DMAs outstanding each into an 8-slot queue.
-     * The queue is full most of the time; each refused DMA is retried every {@code queueRetryNs}
-     * (2 us on pentium3-he) and, after {@code failCount} (63) refusals, abandoned with "DMA to VP 0
-     * gave up after 63 retries: the remote queue stayed full", which breaks the sender's stream
-     * ("queued DMA to VP 0 abandoned: an earlier queued DMA to the same queue gave up") while the
-     * consumer spins on {@code EVENT_BLK_READY} for ever. Retries are not fair among senders: the
-     * retry that comes first after the consumer frees a slot takes it, so one sender can lose 63
-     * times in a row. On the real machine a DMA whose failCount ran out trapped to the driver,
-     * which queued it for retry later (nothing lost); the catalog does not say, so this is left
-     * for a decision.
+     * 3 senders with 4 queued DMAs outstanding each into an 8-slot queue: full most of the time. A
+     * queued DMA whose retries run out traps to the driver, which restarts it after the interrupt
+     * and its own work: nothing is abandoned, nothing lost (once a defect: they were abandoned).
      */
     @Test
-    @Tag("known-defect")
     void shouldNotAbandonQueuedDmasWhenSeveralSendersOverrunASmallQueue()
     {
         assertLine(deterministic(P3, 4, 4, Elan3Messaging.class, "100", "8"), lampiLine(4, 100));

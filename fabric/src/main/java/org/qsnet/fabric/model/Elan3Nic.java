@@ -92,6 +92,7 @@ public final class Elan3Nic implements PacketEndpoint
     private final java.util.IdentityHashMap<DmaJob, int[]> broadcastLanded = new java.util.IdentityHashMap<>();
     private long dmasStarted;
     private long duplicatesDiscarded;
+    private long driverRestarts;
     private long outOfOrderRefusals;
     private long nextDmaId;
     private LandingObserver observer;
@@ -127,6 +128,14 @@ public final class Elan3Nic implements PacketEndpoint
     public long duplicatesDiscarded()
     {
         return duplicatesDiscarded;
+    }
+
+    /**
+     * @return queued DMAs whose retries ran out against a full queue and that the driver restarted.
+     */
+    public long driverRestarts()
+    {
+        return driverRestarts;
     }
 
     /**
@@ -646,7 +655,15 @@ public final class Elan3Nic implements PacketEndpoint
                 // waiting for an earlier packet of the stream is no failure of the remote: no retry counted
                 p.tries = Math.max(p.tries, 1);
             }
-            if (outOfOrder || p.tries++ < job.failCount)
+            // a queued DMA whose retries ran out traps to the driver, which restarts it after the
+            // interrupt and its own work (no message of a full queue is ever lost); other DMAs fail
+            final boolean restart = p.kind == NicPacket.QUEUED && !outOfOrder && p.tries >= job.failCount;
+            if (restart)
+            {
+                driverRestarts++;
+                p.tries = 1;
+            }
+            if (outOfOrder || restart || p.tries++ < job.failCount)
             {
                 // the remote queue was full or its inputter blocked: send the packet again later,
                 // and for a queue keep every later packet behind it
@@ -661,7 +678,8 @@ public final class Elan3Nic implements PacketEndpoint
                     if (waiting.peek() == p)
                     {
                         // the oldest refused packet: retry it; the others follow once it lands
-                        origin.schedule(timeNs + profile.queueRetryNs(), t -> resendIfOldest(p, t));
+                        final long backOff = restart ? profile.interruptNs() + profile.driverNs() : profile.queueRetryNs();
+                        origin.schedule(timeNs + backOff, t -> resendIfOldest(p, t));
                     }
                 }
                 else
@@ -961,6 +979,11 @@ public final class Elan3Nic implements PacketEndpoint
         }
     }
 
+    private static long slotSizeOf(final NicContext c, final long q)
+    {
+        return c.getInt(q + E3.Q_SIZE, Mmu.REMOTE_READ);
+    }
+
     private static long streamKey(final int node, final int context, final long queueVa)
     {
         return ((long)node << 48) ^ ((long)(context & 0xffff) << 32) ^ (queueVa & 0xffffffffL);
@@ -986,7 +1009,26 @@ public final class Elan3Nic implements PacketEndpoint
             return ACK_RETRY;
         }
         final int state = c.getInt(q + E3.Q_STATE, Mmu.REMOTE_READ);
-        final boolean full = (state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) != 0;
+        final long base = c.getInt(q + E3.Q_BASE, Mmu.REMOTE_READ) & 0xffffffffL;
+        final long top = c.getInt(q + E3.Q_TOP, Mmu.REMOTE_READ) & 0xffffffffL;
+        final long fptr = c.getInt(q + E3.Q_FPTR, Mmu.REMOTE_READ) & 0xffffffffL;
+        // the inputter reserves the slot now and publishes q_bptr once the slot is written, so a
+        // consumer that sees q_bptr move always finds the data there
+        // context number and 32-bit queue address: an exact key, built without allocating
+        final long key = ((long)c.number << 32) | q;
+        final long reserved = reservedBptr.get(key, -1);
+        final long bptr = reserved >= 0 ? reserved : c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
+        final long next = bptr >= top ? base : bptr + slotSizeOf(c, q);
+        // the pointers decide, never a host-written bit: the inputter keeps one slot free, so
+        // bptr == fptr always means empty, and refuses while taking a slot would make them equal.
+        // E3_QUEUE_FULL is its note to the host, set when it refuses; a consumer's read-modify-write
+        // of q_state (LA-MPI reads it before moving q_fptr, catalog §1.5 flow 4) can then neither
+        // wedge the queue nor let it overrun
+        final boolean full = (state & E3.QUEUE_LOCKED) != 0 || next == fptr;
+        if (full && (state & (E3.QUEUE_LOCKED | E3.QUEUE_FULL)) == 0)
+        {
+            c.putInt(q + E3.Q_STATE, state | E3.QUEUE_FULL, Mmu.REMOTE_WRITE);
+        }
         // the key is built only when a queue refuses or has refused (rare), not per packet
         final String from = full || !refusing.isEmpty()
             ? c.number + ":" + q + ":" + job.ctx.nic().node() + ":" + job.ctx.number : null;
@@ -1005,22 +1047,8 @@ public final class Elan3Nic implements PacketEndpoint
             p.faultMessage = "queued DMA of " + p.length + " bytes does not fit the queue's " + slotSize + "-byte slots";
             return ACK_FAULT;
         }
-        final long base = c.getInt(q + E3.Q_BASE, Mmu.REMOTE_READ) & 0xffffffffL;
-        final long top = c.getInt(q + E3.Q_TOP, Mmu.REMOTE_READ) & 0xffffffffL;
-        final long fptr = c.getInt(q + E3.Q_FPTR, Mmu.REMOTE_READ) & 0xffffffffL;
-        // the inputter reserves the slot now and publishes q_bptr once the slot is written, so a
-        // consumer that sees q_bptr move always finds the data there
-        // context number and 32-bit queue address: an exact key, built without allocating
-        final long key = ((long)c.number << 32) | q;
-        final long reserved = reservedBptr.get(key, -1);
-        final long bptr = reserved >= 0 ? reserved : c.getInt(q + E3.Q_BPTR, Mmu.REMOTE_READ) & 0xffffffffL;
         c.check(bptr, slotSize, Mmu.REMOTE_WRITE, "queue slot");
-        final long next = bptr >= top ? base : bptr + slotSize;
         reservedBptr.put(key, next);
-        if (next == fptr)
-        {
-            c.putInt(q + E3.Q_STATE, state | E3.QUEUE_FULL, Mmu.REMOTE_WRITE);
-        }
         // the header read and update in SDRAM, then the slot written into host memory
         final long header = sdramBus.use(acceptedNs, profile.sdramNs(24));
         final long done = write(c, bptr, blocks(Math.max(p.length, 1)), header);
