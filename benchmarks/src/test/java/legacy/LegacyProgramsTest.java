@@ -276,7 +276,6 @@ class LegacyProgramsTest
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldBroadcastFromDifferentRootsBackToBack(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "back-to-back"), collLine(procs));
@@ -290,7 +289,6 @@ class LegacyProgramsTest
      * ones and the job deadlocks in {@code elan_gsync}/{@code elan_reduce}.
      */
     @Test
-    @Tag("known-defect")
     void shouldMakeAGroupOfSomeRanks()
     {
         final int procs = 8;
@@ -306,7 +304,6 @@ class LegacyProgramsTest
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldReduceOnAGroupInReverseOrder(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "reverse"), collLine(procs));
@@ -319,7 +316,6 @@ class LegacyProgramsTest
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldReduceOnAMadeGroup(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "group-reduce"), collLine(procs));
@@ -332,7 +328,6 @@ class LegacyProgramsTest
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldBroadcastOnAMadeGroup(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "group-bcast"), collLine(procs));
