@@ -267,7 +267,7 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): {@code elan_bcast} from root 0 then at once from root 1 (no barrier
+     * Was a known defect (issue 8), fixed (per-parent staging slots): {@code elan_bcast} from root 0 then at once from root 1 (no barrier
      * between, as a runtime broadcasting from whoever has data does): the second root puts its data
      * into a member's staging area before that member has copied out the first broadcast, so the
      * member returns the second root's data from the first call ("rank 3: bcast of 3000 B from
@@ -282,7 +282,7 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): a group of the even ranks. {@code ElanBase.group(vps)} (there is no C
+     * Was a known defect (issue 8), fixed (the group is collective over its members): a group of the even ranks. {@code ElanBase.group(vps)} (there is no C
      * call for it in the catalog) ends with {@code elan_gsync(allGroup)}, so every process must call
      * it, but it refuses a caller that is not a member ("group [0] does not contain this process's
      * VP 1"); when only the members call it, their barriers on allGroup pair with the others' later
@@ -297,7 +297,7 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): {@code elan_reduce} with {@code ELAN_RESULT_ALL} on a group of every
+     * Was a known defect (issue 8), fixed: {@code elan_reduce} with {@code ELAN_RESULT_ALL} on a group of every
      * VP in reverse order (made with {@code ElanBase.group}) deadlocks at 7, 8 and 16 ranks (not at 2): the group's index 0 (the last
      * VP) "waits for the contributions of its subtree in elan_reduce", every other member "waits for
      * the data from its parent in elan_bcast".
@@ -310,7 +310,7 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): the same with the group of every VP in order (made with
+     * Was a known defect (issue 8), fixed: the same with the group of every VP in order (made with
      * {@code ElanBase.group} after the allGroup collectives): {@code elan_reduce} on it deadlocks
      * the same way at 7, 8 and 16 ranks.
      */
@@ -322,7 +322,7 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): {@code elan_bcast} on the group of every VP in order (made with
+     * Was a known defect (issue 8), fixed: {@code elan_bcast} on the group of every VP in order (made with
      * {@code ElanBase.group}): at 7, 8 and 16 ranks the root "waits for its children's
      * acknowledgements in elan_bcast on group 1" for ever, while the others have returned.
      */
