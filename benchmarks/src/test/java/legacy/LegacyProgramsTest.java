@@ -257,7 +257,7 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): {@code elan_bcast} from root 0 then at once from root 1 (no barrier
+     * Was a known defect (issue 8), fixed (per-parent staging slots): {@code elan_bcast} from root 0 then at once from root 1 (no barrier
      * between, as a runtime broadcasting from whoever has data does): the second root puts its data
      * into a member's staging area before that member has copied out the first broadcast, so the
      * member returns the second root's data from the first call ("rank 3: bcast of 3000 B from
@@ -266,21 +266,19 @@ class LegacyProgramsTest
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldBroadcastFromDifferentRootsBackToBack(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "back-to-back"), collLine(procs));
     }
 
     /**
-     * KNOWN DEFECT (issue 8): a group of the even ranks. {@code ElanBase.group(vps)} (there is no C
+     * Was a known defect (issue 8), fixed (the group is collective over its members): a group of the even ranks. {@code ElanBase.group(vps)} (there is no C
      * call for it in the catalog) ends with {@code elan_gsync(allGroup)}, so every process must call
      * it, but it refuses a caller that is not a member ("group [0] does not contain this process's
      * VP 1"); when only the members call it, their barriers on allGroup pair with the others' later
      * ones and the job deadlocks in {@code elan_gsync}/{@code elan_reduce}.
      */
     @Test
-    @Tag("known-defect")
     void shouldMakeAGroupOfSomeRanks()
     {
         final int procs = 8;
@@ -289,40 +287,37 @@ class LegacyProgramsTest
     }
 
     /**
-     * KNOWN DEFECT (issue 8): {@code elan_reduce} with {@code ELAN_RESULT_ALL} on a group of every
+     * Was a known defect (issue 8), fixed: {@code elan_reduce} with {@code ELAN_RESULT_ALL} on a group of every
      * VP in reverse order (made with {@code ElanBase.group}) deadlocks at 7, 8 and 16 ranks (not at 2): the group's index 0 (the last
      * VP) "waits for the contributions of its subtree in elan_reduce", every other member "waits for
      * the data from its parent in elan_bcast".
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldReduceOnAGroupInReverseOrder(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "reverse"), collLine(procs));
     }
 
     /**
-     * KNOWN DEFECT (issue 8): the same with the group of every VP in order (made with
+     * Was a known defect (issue 8), fixed: the same with the group of every VP in order (made with
      * {@code ElanBase.group} after the allGroup collectives): {@code elan_reduce} on it deadlocks
      * the same way at 7, 8 and 16 ranks.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldReduceOnAMadeGroup(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "group-reduce"), collLine(procs));
     }
 
     /**
-     * KNOWN DEFECT (issue 8): {@code elan_bcast} on the group of every VP in order (made with
+     * Was a known defect (issue 8), fixed: {@code elan_bcast} on the group of every VP in order (made with
      * {@code ElanBase.group}): at 7, 8 and 16 ranks the root "waits for its children's
      * acknowledgements in elan_bcast on group 1" for ever, while the others have returned.
      */
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {7, 16})
-    @Tag("known-defect")
     void shouldBroadcastOnAMadeGroup(final int procs)
     {
         assertLine(deterministic(P3, procs, procs, MachineLayer.class, "group-bcast"), collLine(procs));

@@ -151,7 +151,23 @@ public final class ElanBase
         final long flags;
         final long counter;
         final long ackCounter;
+        /** hbcast's staging area (the hardware broadcast writes the same address everywhere). */
         final long staging;
+        /**
+         * elan_bcast's staging: one slot of {@link #STAGING} bytes per possible parent. In the binomial
+         * tree of any root the parent of a member is the member 2^j before it (mod n) for some
+         * j below {@link #treeLevels}, so slot j and its event {@code bcastEvent[j]} only ever receive
+         * from that one member: O(log P) slots, and data of a later broadcast from another parent
+         * cannot land in the slot this member is still waiting on.
+         */
+        final long bcastStaging;
+        final long[] bcastEvent;
+        final long[] bcastWord;
+        /** hbcast calls so far, and the group index of the last one's root (-1: none). */
+        int hbcasts;
+        int lastHbRoot = -1;
+        /** The last hbcast this member has consumed (the root's broadcast test reads it everywhere). */
+        final long hbDone;
         final long arrivalsEvent;
         final long arrivalsWord;
         final long releaseEvent;
@@ -178,6 +194,18 @@ public final class ElanBase
             hgFlag = galloc(8, 8);
             hgArrived = galloc(8, 8);
             staging = galloc(64, STAGING);
+            hbDone = galloc(8, 8);
+            final int levels = Math.max(1, treeLevels(g.size()));
+            bcastStaging = galloc(64, STAGING * levels);
+            bcastEvent = new long[levels];
+            bcastWord = new long[levels];
+            for (int j = 0; j < levels; j++)
+            {
+                bcastEvent[j] = gallocEvent();
+                bcastWord[j] = galloc(8, 8);
+                ctx.initeventWord(bcastEvent[j], bcastWord[j]);
+                ctx.primeevent(bcastEvent[j], 1);
+            }
             // the same size on every member, so that the heap stays symmetric
             childStaging = galloc(64, STAGING * Math.max(1, treeLevels(g.size())));
             partial = galloc(64, STAGING);
@@ -192,7 +220,7 @@ public final class ElanBase
             ctx.initeventWord(resultEvent, resultWord);
             ctx.primeevent(releaseEvent, 1);
             ctx.primeevent(resultEvent, 1);
-            children = reduceChildren(g.self(), g.size());
+            children = g.self() < 0 ? 0 : reduceChildren(g.self(), g.size());
             // armed before any member can send: the children's partial results count it down
             ctx.primeevent(arrivalsEvent, Math.max(1, children));
         }
@@ -1019,21 +1047,36 @@ public final class ElanBase
     // ------------------------------------------------------------------ groups and collectives
 
     /**
-     * Creates a group of VPs (every member calls, in the same order).
+     * Creates a group of VPs, collective over its members only (there is no group-creation call in
+     * the catalog: ELAN-API.md §2.3 gives only {@code ELAN_GROUP}'s fields, and its collectives,
+     * §2.9, all take the group): every member calls, in the same order, carving the group's
+     * collective memory from the collective heaps, and a barrier over the group (not over
+     * {@code allGroup}) ensures it exists on every member before anyone writes into it. A process
+     * that is not a member may call it too, and gets a group it is not in ({@link ElanGroup#self()}
+     * -1, on which collectives are refused); it carves the same memory, so that when every process
+     * calls it the collective heaps stay symmetric across the job. When only the members call it,
+     * later collective allocations are symmetric within that group only.
      *
-     * @param vps the members, in group order.
+     * @param vps the members, in group order, without repetition.
      * @return the group.
      */
     public ElanGroup group(final int[] vps)
     {
         live();
+        QsnetException.require(vps.length > 0, "vps", "[]", "must name at least one member");
+        final java.util.BitSet seen = new java.util.BitSet();
         for (final int v : vps)
         {
             checkVp("group member", v);
+            QsnetException.require(!seen.get(v), "group member", v, "must appear once");
+            seen.set(v);
         }
         final ElanGroup g = new ElanGroup(this, nextGroupId++, vps, vp);
         areas.put(g.id, new GroupArea(g));
-        gsync(allGroup);
+        if (g.self() >= 0)
+        {
+            gsync(g);
+        }
         return g;
     }
 
@@ -1043,6 +1086,10 @@ public final class ElanBase
         if (a == null)
         {
             throw new QsnetException(g + " does not belong to this base");
+        }
+        if (g.self() < 0)
+        {
+            throw new QsnetException(g + " does not contain this process's VP " + vp + ": only members call its collectives");
         }
         return a;
     }
@@ -1176,8 +1223,28 @@ public final class ElanBase
 
     /**
      * {@code elan_bcast}: copies {@code len} bytes at {@code buf} of the root to every member's
-     * {@code buf}, down a binomial tree of puts through each member's staging area; a parent
+     * {@code buf}, down a binomial tree of puts through each member's staging slots; a parent
      * returns once its children have taken the data.
+     *
+     * <p>Back-to-back broadcasts from different roots (and the broadcasts that end reductions) may
+     * overlap: a leaf of broadcast k returns as soon as it has its data and may then send broadcast
+     * k+1's data to a member still waiting for k's in another branch. So a member does not have one
+     * staging area and one event, which k+1 would overwrite (and whose re-arming would lose an
+     * arrival), but one slot and one event per possible parent. In the binomial tree of any root,
+     * the parent of the member at relative index r is r - lowbit(r), the member 2^j before it
+     * (mod n), so only ceil(log2 n) members can ever be its parent: slot j receives only from the
+     * member 2^j before, O(log P) memory whatever the job size. A slot holds at most one
+     * unconsumed broadcast: a parent waits for its children's acknowledgements (the
+     * fetch-and-adds on its ack counter, sent once a child has copied its data out, re-armed its
+     * slot's event and had its own children's acknowledgements) before it leaves a broadcast, so
+     * it never sends into a child's slot j again before the child consumed the previous use.
+     * Data of k+1 that arrives early waits in its slot, its event already fired, until the member
+     * reaches k+1; members take broadcasts in call order. The common case costs nothing more
+     * than before (the same puts, waits and acknowledgements), unlike a readiness handshake,
+     * which would add a one-way latency at each level. libelan's own tree broadcast is not in the
+     * catalog (ELAN-API.md §2.9 gives only its signature); this follows from the rule its blocking
+     * collectives obeyed: any sequence of collectives, called in the same order by every member,
+     * is safe.
      *
      * @param group the group.
      * @param buf   host address, the same on every member.
@@ -1190,29 +1257,34 @@ public final class ElanBase
         QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
         QsnetException.require(len >= 0 && len <= STAGING, "len", len, "must be in 0.." + STAGING);
         final GroupArea a = area(group);
-        final int epoch = ++a.epoch;
+        a.epoch++;
         final int n = group.size();
-        final int rel = (group.self() - root + n) % n;
+        final int self = group.self();
+        final int rel = (self - root + n) % n;
+        long source = buf;
         if (rel != 0)
         {
-            // wait for the parent's data in the staging area, take it, re-arm, tell the parent
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
+            // wait for the parent's data in its slot, take it, re-arm, (later) tell the parent
+            final int j = Integer.numberOfTrailingZeros(rel);
+            source = a.bcastStaging + STAGING * j;
+            ctx.waitEventWord(a.bcastEvent[j], a.bcastWord[j], waitType,
                 waiting("elan_bcast", group, "the data from its parent"));
             final byte[] data = new byte[(int)len];
-            ctx.raw().read(a.staging, data, 0, data.length);
+            ctx.raw().read(source, data, 0, data.length);
             ctx.raw().write(buf, data, 0, data.length);
-            ctx.raw().putInt(a.releaseWord, 0);
-            ctx.primeevent(a.releaseEvent, 1);
+            ctx.raw().putInt(a.bcastWord[j], 0);
+            ctx.primeevent(a.bcastEvent[j], 1);
         }
-        final long source = rel == 0 ? buf : a.staging;
         int children = 0;
         final int lowBit = rel == 0 ? Integer.highestOneBit(Math.max(1, n - 1)) << 1 : Integer.lowestOneBit(rel);
         for (int d = lowBit >> 1; d >= 1; d >>= 1)
         {
             if (rel + d < n)
             {
-                final int child = group.vp(((rel + d) + root) % n);
-                putDma(source, a.staging, len, child, ctx.sdram2elan(a.releaseEvent));
+                // the child's slot for the parent 2^j = d before it
+                final int j = Integer.numberOfTrailingZeros(d);
+                final int child = group.vp((self + d) % n);
+                putDma(source, a.bcastStaging + STAGING * j, len, child, ctx.sdram2elan(a.bcastEvent[j]));
                 children++;
             }
         }
@@ -1223,9 +1295,9 @@ public final class ElanBase
         }
         if (rel != 0)
         {
-            // only once the children have their copies may the parent overwrite this staging area
-            final int parentRel = rel - Integer.lowestOneBit(rel);
-            ctx.atomicFetchAdd(group.vp((parentRel + root) % n), elanAddress("counter", a.ackCounter), 1, 0, 0);
+            // only once the children have their copies may the parent send into this slot again
+            final int parent = (self - Integer.lowestOneBit(rel) + n) % n;
+            ctx.atomicFetchAdd(group.vp(parent), elanAddress("counter", a.ackCounter), 1, 0, 0);
         }
     }
 
@@ -1234,6 +1306,12 @@ public final class ElanBase
      * broadcast DMA, into every member's staging area (the destination event fires at each), the
      * members copy it out and acknowledge with a fetch-and-add at the root. Needs contiguous VPs;
      * otherwise falls back to {@link #bcast}.
+     *
+     * <p>Every member has one hbcast staging area, so a root must not send before every member
+     * has consumed the previous hbcast. The root of that one knows (it waited for every
+     * acknowledgement); a different root first checks it with the hardware's broadcast test (as
+     * {@link #hgsync} does) on each member's count of consumed hbcasts, which the network
+     * repeats until every member has reached it.
      *
      * @param group the group.
      * @param buf   host address, the same on every member.
@@ -1253,9 +1331,20 @@ public final class ElanBase
         QsnetException.require(len >= 0 && len <= STAGING, "len", len, "must be in 0.." + STAGING);
         final GroupArea a = area(group);
         a.epoch++;
+        final int h = ++a.hbcasts;
+        final boolean sameRoot = a.lastHbRoot == root;
+        a.lastHbRoot = root;
         if (group.self() == root)
         {
             final int bvp = bcastVp(group);
+            if (h > 1 && !sameRoot)
+            {
+                final Slot test = slot();
+                ctx.broadcastTest(bvp, a.hbDone, h - 1, test.event);
+                ctx.waitEventWord(test.event, test.word, waitType,
+                    waiting("elan_hbcast", group, "every member's consumption of the previous hbcast"));
+                free.addLast(test);
+            }
             final Slot s = slot();
             final E3DmaMain d = new E3DmaMain();
             d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL_BROADCAST, retryCount);
@@ -1272,6 +1361,7 @@ public final class ElanBase
             ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "its own copy"));
             ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
+            ctx.raw().putInt(a.hbDone, h);
             a.acks += group.size() - 1;
             waitWord(a.ackCounter, a.acks, waiting("elan_hbcast", group, "the members' acknowledgements"));
         }
@@ -1284,6 +1374,7 @@ public final class ElanBase
             ctx.raw().write(buf, data, 0, data.length);
             ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
+            ctx.raw().putInt(a.hbDone, h);
             ctx.atomicFetchAdd(group.vp(root), elanAddress("counter", a.ackCounter), 1, 0, 0);
         }
     }

@@ -42,7 +42,7 @@ public final class ElanGroup
                 s = i;
             }
         }
-        QsnetException.require(s >= 0, "group", Arrays.toString(vps), "does not contain this process's VP " + myVp);
+        // -1: a group this process is not in (ElanBase.group called by a non-member)
         this.self = s;
     }
 
@@ -55,7 +55,7 @@ public final class ElanGroup
     }
 
     /**
-     * @return {@code self}: this process's index in the group.
+     * @return {@code self}: this process's index in the group, -1 when it is not a member.
      */
     public int self()
     {
