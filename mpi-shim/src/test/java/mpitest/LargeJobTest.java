@@ -47,7 +47,10 @@ class LargeJobTest
     @Test
     void shouldRunTheCollectivesAt1024Ranks()
     {
-        Prun.run(PlatformProfile.alphaEs40(), new Prun.Options(1024, 64, false, 0, Map.of()), Collectives.class)
-            .throwIfFailed();
+        final org.qsnet.fabric.engine.RunReport r = Prun.run(PlatformProfile.alphaEs40(),
+            new Prun.Options(1024, 64, false, 0, Map.of()), Collectives.class).throwIfFailed();
+        // every rank checked its results (Job.check throws); all 1024 finished
+        org.junit.jupiter.api.Assertions.assertEquals(1024, r.outcomes().size());
+        org.junit.jupiter.api.Assertions.assertTrue(r.allSucceeded());
     }
 }

@@ -558,7 +558,8 @@ public final class Elan3Nic implements PacketEndpoint
                 // buffers, so that the destination takes them in that order whatever a CRC retry
                 // does to their arrival
                 p.stream = streamKey(p.job.ctx.nodeOf(p.job.vp), p.job.ctx.vpContext[p.job.vp], p.job.destEvent);
-                p.seq = p.job.ctx.queueTxSeq.getAndIncrement(p.stream);
+                p.seq = (int)p.job.ctx.queueTxSeq.get(p.stream, 0);
+                p.job.ctx.queueTxSeq.put(p.stream, p.seq + 1L);
             }
             final java.util.PriorityQueue<NicPacket> waiting = p.kind == NicPacket.QUEUED && !refusedQueues.isEmpty()
                 ? refusedQueues.get(p.stream) : null;
@@ -994,7 +995,7 @@ public final class Elan3Nic implements PacketEndpoint
         final DmaJob job = p.job;
         final long q = job.destEvent;
         final long stream = streamKey(job.ctx.nic().node(), job.ctx.number, q);
-        final int expected = c.queueRxSeq.get(stream);
+        final int expected = (int)c.queueRxSeq.get(stream, 0);
         if (p.seq < expected)
         {
             // already taken (its ack was for an earlier copy): discard, acknowledge
@@ -1055,7 +1056,7 @@ public final class Elan3Nic implements PacketEndpoint
         final byte[] data = p.data;
         final NicContext.QueueThread thread = c.queueThreads.get(q);
         final int length = p.length;
-        c.queueRxSeq.put(stream, expected + 1);
+        c.queueRxSeq.put(stream, expected + 1L);
         origin.schedule(done, t ->
         {
             c.putInt(q + E3.Q_BPTR, (int)next, Mmu.REMOTE_WRITE);

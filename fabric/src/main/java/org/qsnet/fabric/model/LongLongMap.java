@@ -3,7 +3,7 @@ package org.qsnet.fabric.model;
 /**
  * A map from {@code long} keys to {@code long} values with open addressing: no boxing and no
  * allocation per lookup, for state the NIC consults on every packet of a stream (a queue's
- * reserved slot pointer). The long-valued sibling of {@link LongIntMap}.
+ * reserved slot pointer, the queued-DMA sequence numbers). Absent keys read as the given default.
  */
 final class LongLongMap
 {

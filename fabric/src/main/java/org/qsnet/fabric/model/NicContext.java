@@ -30,9 +30,9 @@ public final class NicContext
     int[] vpNode = new int[0];
     int[] vpContext = new int[0];
     /** Queued-DMA streams leaving this context: next sequence number per (node, context, queue). */
-    final LongIntMap queueTxSeq = new LongIntMap();
+    final LongLongMap queueTxSeq = new LongLongMap();
     /** Queued-DMA streams arriving at this context's queues: next expected sequence number. */
-    final LongIntMap queueRxSeq = new LongIntMap();
+    final LongLongMap queueRxSeq = new LongLongMap();
     final Map<Integer, int[]> broadcastVps = new HashMap<>();
     final Map<Long, QueueThread> queueThreads = new HashMap<>();
     int myVp = -1;
