@@ -83,8 +83,6 @@ public final class Elan3Nic implements PacketEndpoint
     private final Map<Long, java.util.PriorityQueue<NicPacket>> refusedQueues = new HashMap<>();
     /** Queued-DMA streams in which a DMA gave up (rare): their later packets fail too. */
     private final java.util.Set<Long> brokenStreams = new java.util.HashSet<>();
-    /** Destination side: queues that refused a packet of a source and take only its retries until one lands. */
-    private final java.util.Set<String> refusing = new java.util.HashSet<>();
     /** Per queue: the slot the inputter hands out next (q_bptr is published when a slot lands). */
     private final LongLongMap reservedBptr = new LongLongMap();
 
@@ -1030,17 +1028,11 @@ public final class Elan3Nic implements PacketEndpoint
         {
             c.putInt(q + E3.Q_STATE, state | E3.QUEUE_FULL, Mmu.REMOTE_WRITE);
         }
-        // the key is built only when a queue refuses or has refused (rare), not per packet
-        final String from = full || !refusing.isEmpty()
-            ? c.number + ":" + q + ":" + job.ctx.nic().node() + ":" + job.ctx.number : null;
-        if (full || (p.tries == 0 && from != null && refusing.contains(from)))
+        // a refused packet keeps its stream's place: later packets of the stream are refused as out
+        // of order (above) until it lands, so a source cannot overtake its own refused DMA
+        if (full)
         {
-            refusing.add(from);
             return ACK_RETRY;
-        }
-        if (from != null)
-        {
-            refusing.remove(from);
         }
         final int slotSize = c.getInt(q + E3.Q_SIZE, Mmu.REMOTE_READ);
         if (p.length > slotSize)
