@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.qsnet.bench.cli.Captured;
 import org.qsnet.bench.cli.PrunCommand;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.engine.RunReport;
@@ -364,22 +365,7 @@ class LegacyProgramsTest
     /** Exit status, stdout, stderr of {@code prun} run in-process. */
     static synchronized String[] prun(final String... args)
     {
-        final PrintStream out = System.out;
-        final PrintStream err = System.err;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        final ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            final int code = PrunCommand.execute(args);
-            return new String[] {Integer.toString(code), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
-        }
-        finally
-        {
-            System.setOut(out);
-            System.setErr(err);
-        }
+        return Captured.run(PrunCommand::execute, args);
     }
 
     @Test

@@ -3,9 +3,6 @@ package org.qsnet.bench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,21 +20,9 @@ class LinkErrorReportTest
 {
     private static String run(final String... args)
     {
-        final PrintStream out = System.out;
-        final PrintStream err = System.err;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            assertEquals(0, QsnetCommand.execute(args));
-            return o.toString(StandardCharsets.UTF_8);
-        }
-        finally
-        {
-            System.setOut(out);
-            System.setErr(err);
-        }
+        final String[] r = Captured.run(QsnetCommand::execute, args);
+        assertEquals("0", r[0], r[2]);
+        return r[1];
     }
 
     private static JsonNode rows(final String json) throws Exception

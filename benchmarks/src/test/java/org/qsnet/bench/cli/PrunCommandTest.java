@@ -3,9 +3,6 @@ package org.qsnet.bench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,22 +26,7 @@ class PrunCommandTest
     /** Exit status, stdout, stderr. */
     private static String[] prun(final String... args)
     {
-        final PrintStream out = System.out;
-        final PrintStream err = System.err;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        final ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            final int code = PrunCommand.execute(args);
-            return new String[] {Integer.toString(code), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
-        }
-        finally
-        {
-            System.setOut(out);
-            System.setErr(err);
-        }
+        return Captured.run(PrunCommand::execute, args);
     }
 
     /** A port of a C program whose rank and peer table are globals. */

@@ -32,22 +32,7 @@ class QsnetCommandTest
 
     private static String[] run(final String... args)
     {
-        final PrintStream out = System.out;
-        final PrintStream err = System.err;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        final ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            final int code = QsnetCommand.execute(args);
-            return new String[] {Integer.toString(code), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
-        }
-        finally
-        {
-            System.setOut(out);
-            System.setErr(err);
-        }
+        return Captured.run(QsnetCommand::execute, args);
     }
 
     @Test
