@@ -40,7 +40,7 @@ public final class CalibrateCommand implements Callable<Integer>
         final Table t = new Table("calibration: the figures of CALIBRATION.md, published vs emulated")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("method", "latency: post of elan3_putdma_main to the destination word event seen by the polling host, "
-                + "Elan->Elan buffers; bandwidth: 2 DMAs of 1 MB back to back, bytes / (last arrival - first post)");
+                + "Elan->Elan buffers; bandwidth: one warm-up DMA, then 2 DMAs of 1 MB back to back, bytes / (last arrival - first post)");
         t.column("profile", "%s").column("figure", "%s").column("published", "%s").column("emulated", "%.3f")
             .column("unit", "%s").column("diff", "%s").column("ok", "%s");
         boolean all = true;

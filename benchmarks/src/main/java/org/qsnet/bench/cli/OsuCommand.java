@@ -196,7 +196,11 @@ public final class OsuCommand implements Callable<Integer>
             final Table reuseTable = new Table("buffer reuse: puts of each size, N buffers in FIFO order, R % of puts reuse "
                 + "buffer 0: latency (one put at a time, us per put) and bandwidth (window of " + window + ", MB/s)")
                 .fact("emulator", who).fact("profile", p.name())
-                .fact("TLB", p.tlbEntries() + " entries, LRU, miss " + p.tableWalkNs() + " ns per page (8 KB) not held");
+                .fact("TLB", p.tlbEntries() + " entries, LRU; a page (8 KB) not held: a walk of 3 levels in SDRAM, "
+                    + (p.tableWalkNs() + 3 * p.sdramNs(8)) + " ns unloaded")
+                .fact("first touch", "a host page the NIC has not touched since it was mapped: the driver loads its "
+                    + "entry (interrupt, handler, 3 PIO writes) = " + (p.interruptNs() + p.driverNs() + 3 * p.pioWriteNs())
+                    + " ns, then a second walk; every buffer is touched first inside the run (the FIFO cycles twice)");
             reuseTable.column("bytes", "%d").column("N", "%d");
             for (final int r : reuse)
             {

@@ -71,7 +71,7 @@ public final class PingCommand implements Callable<Integer>
             .fact("emulator", "qsnet " + BuildInfo.version()).fact("profile", p.name() + ": " + p.description())
             .fact("latency", "ping-pong: post of a ping to its event word seen by the receiving host, mean of 4 after 2 warm-up"
                 + (bidirectional ? "; both ranks ping at once, per direction" : ""))
-            .fact("bandwidth", "4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction")
+            .fact("bandwidth", "after a warm-up DMA, 4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction")
             .fact("link errors", "crcErrorRate " + p.fabric().crcErrorRate() + "; per size, both runs: packets retransmitted"
                 + " after a CRC error, queued packets refused to keep order, duplicates discarded");
         t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f").column("crc_retries", "%d")

@@ -172,34 +172,47 @@ public final class ElanlibExperiment
     public static double tportBandwidthMBs(final PlatformProfile profile, final int size, final int count)
     {
         final double[] r = new double[1];
+        final long[] start = new long[1];
         Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final Tport tp = Tport.init(base);
             final long buf = base.allocMain(64, Math.max(64, size));
-            if (base.vp() == 1)
+            p.sim().advance(START - p.nowNs());
+            // an untimed round first, as a benchmark's loop has run before its steady state: the NIC's
+            // first touch of each host page (the buffers, the library's inline slots) has the driver
+            // load its entry; then the receiver posts the timed receives and a barrier lets the sender go
+            for (int round = 0; round < 2; round++)
             {
-                final var rxs = new java.util.ArrayList<org.qsnet.tports.RxEvent>();
-                for (int i = 0; i < count; i++)
+                if (base.vp() == 1)
                 {
-                    rxs.add(tp.rxStart(0, 0, 0, 0, 0, buf, size));
+                    final var rxs = new java.util.ArrayList<org.qsnet.tports.RxEvent>();
+                    for (int i = 0; i < count; i++)
+                    {
+                        rxs.add(tp.rxStart(0, 0, 0, 0, 0, buf, size));
+                    }
+                    base.gsync(base.allGroup());
+                    for (final var rx : rxs)
+                    {
+                        rx.rxWait();
+                    }
+                    if (round == 1)
+                    {
+                        // the simulated clock is global: the sender's first post is the start
+                        r[0] = (double)size * count * 1e3 / (p.nowNs() - start[0]);
+                    }
                 }
-                p.sim().advance(START - p.nowNs());
-                for (final var rx : rxs)
+                else
                 {
-                    rx.rxWait();
+                    base.gsync(base.allGroup());
+                    start[0] = p.nowNs();
+                    final var txs = new java.util.ArrayList<org.qsnet.tports.TxEvent>();
+                    for (int i = 0; i < count; i++)
+                    {
+                        txs.add(tp.txStart(0, 1, 0, i, buf, size));
+                    }
+                    txs.forEach(org.qsnet.tports.TxEvent::txWait);
                 }
-                r[0] = (double)size * count * 1e3 / (p.nowNs() - START);
-            }
-            else
-            {
-                p.sim().advance(START - p.nowNs());
-                final var txs = new java.util.ArrayList<org.qsnet.tports.TxEvent>();
-                for (int i = 0; i < count; i++)
-                {
-                    txs.add(tp.txStart(0, 1, 0, i, buf, size));
-                }
-                txs.forEach(org.qsnet.tports.TxEvent::txWait);
             }
         }).throwIfFailed();
         return r[0];

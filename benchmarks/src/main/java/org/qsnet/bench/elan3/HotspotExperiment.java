@@ -87,7 +87,10 @@ public final class HotspotExperiment
         final Placement where, final int size, final int reps)
     {
         final long[] end = new long[procs];
-        final long start = 20_000;
+        final long warmStart = 20_000;
+        // the timed phase starts when every sender's warm-up DMA is certainly done (below 40 MB/s
+        // into the hot node, checked): idle simulated time costs the emulator nothing
+        final long start = warmStart + 100_000 + (procs - 1L) * Math.max(size, 64) * 25;
         Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), (p, args) ->
         {
             final long heap = Math.max(1 << 21, 4L * size);
@@ -105,34 +108,29 @@ public final class HotspotExperiment
                 scratch[i] = ctx.allocElan(32, 32);
             }
             ctx.initeventWord(ev, word);
-            ctx.primeevent(ev, reps);
             ctx.blockInputter(0);
+            p.sim().advance(warmStart - p.nowNs());
+            if (me != 0)
+            {
+                // one untimed DMA over the same buffers first, as the paper's long loop had done before
+                // its steady state: the NIC's first touch of each host page has the driver load its entry
+                ctx.primeevent(ev, 1);
+                ctx.putdmaMain(dma(ctx, me, read, size, block, local, ev), scratch[0]);
+                ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
+                ctx.putInt(word, 0);
+                ctx.primeevent(ev, reps);
+                if (p.nowNs() > start)
+                {
+                    throw new org.qsnet.fabric.QsnetException("hot-spot warm-up of sender " + me + " ended at "
+                        + p.nowNs() + " ns, after the timed phase's start " + start + " ns");
+                }
+            }
             p.sim().advance(start - p.nowNs());
             if (me != 0)
             {
                 for (int i = 0; i < reps; i++)
                 {
-                    final E3DmaMain d = new E3DmaMain();
-                    d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, read ? Elan3.DMA_READ : Elan3.DMA_WRITE,
-                        Elan3.DMA_NORMAL, 0);
-                    d.dma_size = size;
-                    d.dma_source = read ? block : local;
-                    d.dma_dest = read ? local : block;
-                    if (read)
-                    {
-                        // a get completes at the reader: its destination event
-                        d.dma_destEvent = ctx.sdram2elan(ev);
-                        d.dma_destCookieVProc = ctx.localCookie(me, 0);
-                        d.dma_srcCookieVProc = ctx.remoteCookie(me, 0);
-                    }
-                    else
-                    {
-                        // a put completes at the writer when acknowledged: its source event
-                        d.dma_srcEvent = ctx.sdram2elan(ev);
-                        d.dma_destCookieVProc = 0;
-                        d.dma_srcCookieVProc = ctx.localCookie(me, 0);
-                    }
-                    ctx.putdmaMain(d, scratch[i]);
+                    ctx.putdmaMain(dma(ctx, me, read, size, block, local, ev), scratch[i]);
                 }
                 ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
                 end[me] = p.nowNs();
@@ -146,5 +144,30 @@ public final class HotspotExperiment
             perNode[i] = (double)size * reps * 1e3 / (end[i] - start);
         }
         return new Result((double)size * reps * (procs - 1) * 1e3 / (last - start), perNode);
+    }
+
+    private static E3DmaMain dma(final Elan3Context ctx, final int me, final boolean read, final int size,
+        final long block, final long local, final long ev)
+    {
+        final E3DmaMain d = new E3DmaMain();
+        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, read ? Elan3.DMA_READ : Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 0);
+        d.dma_size = size;
+        d.dma_source = read ? block : local;
+        d.dma_dest = read ? local : block;
+        if (read)
+        {
+            // a get completes at the reader: its destination event
+            d.dma_destEvent = ctx.sdram2elan(ev);
+            d.dma_destCookieVProc = ctx.localCookie(me, 0);
+            d.dma_srcCookieVProc = ctx.remoteCookie(me, 0);
+        }
+        else
+        {
+            // a put completes at the writer when acknowledged: its source event
+            d.dma_srcEvent = ctx.sdram2elan(ev);
+            d.dma_destCookieVProc = 0;
+            d.dma_srcCookieVProc = ctx.localCookie(me, 0);
+        }
+        return d;
     }
 }

@@ -83,6 +83,28 @@ class OsuExperimentTest
     }
 
     @Test
+    void shouldPayTheDriversEntryLoadsOnEveryFreshPageWhenBuffersAreNotReused()
+    {
+        // 512 KB = 64 pages per buffer, 64 buffers, 128 puts: without reuse each buffer's pages are
+        // first touched once in the run (at both ends, overlapped); with full reuse only buffer 0's
+        final int size = 524288;
+        final int pages = size / 8192;
+        final long delta = 10_000;
+        final PlatformProfile slowDriver = org.qsnet.bench.cli.FabricOptions.applyProfile(XEON,
+            java.util.Map.of("driverNs", String.valueOf(XEON.driverNs() + delta)));
+        final double fresh = OsuExperiment.bufferReuseNs(slowDriver, size, 64, 0, 1, 128)
+            - OsuExperiment.bufferReuseNs(XEON, size, 64, 0, 1, 128);
+        final double reused = OsuExperiment.bufferReuseNs(slowDriver, size, 64, 100, 1, 128)
+            - OsuExperiment.bufferReuseNs(XEON, size, 64, 100, 1, 128);
+        // per put: 64 buffers x 64 pages x delta / 128 puts at least (both ends' faults overlapped)
+        assertTrue(fresh >= 0.95 * 64.0 * pages * delta / 128, "no reuse: +" + fresh + " ns per put");
+        assertTrue(fresh <= 1.05 * 2 * 64.0 * pages * delta / 128, "no reuse: +" + fresh + " ns per put");
+        // full reuse: buffer 0's 64 pages once in 128 puts
+        assertTrue(reused <= 1.05 * 2 * pages * delta / 128, "full reuse: +" + reused + " ns per put");
+        assertTrue(fresh > 30 * reused, "reuse avoids the loads: " + fresh + " vs " + reused);
+    }
+
+    @Test
     void shouldMissInTheTlbOnlyWhenTheBuffersOutnumberItsEntries()
     {
         final double few = OsuExperiment.bufferReuseNs(XEON, 1024, 4, 0);

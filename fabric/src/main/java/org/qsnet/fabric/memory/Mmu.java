@@ -28,6 +28,9 @@ public final class Mmu
     }
 
     private static final long SDRAM_BIT = 1L << 62;
+    /** The NIC's own page table holds this page's entry: set at mapping for SDRAM, on the first NIC
+     * access (a translation fault the driver resolves) for main memory. */
+    private static final long LOADED_BIT = 1L << 61;
     private static final int PERM_SHIFT = 48;
 
     private final String owner;
@@ -134,7 +137,8 @@ public final class Mmu
         final long physFirst = physical >>> SparseMemory.PAGE_SHIFT;
         for (long p = first; p <= last; p++)
         {
-            put((int)p, (kind == Kind.SDRAM ? SDRAM_BIT : 0) | ((long)rights << PERM_SHIFT) | (physFirst + p - first));
+            put((int)p, (kind == Kind.SDRAM ? SDRAM_BIT | LOADED_BIT : 0) | ((long)rights << PERM_SHIFT)
+                | (physFirst + p - first));
         }
     }
 
@@ -162,6 +166,32 @@ public final class Mmu
             throw new MemoryFault("Elan address range 0x" + Long.toHexString(va) + "+" + length
                 + " is outside the 32-bit Elan address space");
         }
+    }
+
+    /**
+     * Loads a page's entry into the NIC's page table if it is not there yet. Pages of Elan SDRAM
+     * are loaded when mapped; pages of main memory are loaded by the driver on the NIC's first
+     * access (no registration: the system keeps the MMU tables in step), so the first access to
+     * each page after it was mapped pays a translation fault.
+     *
+     * @param va an address in the page.
+     * @return whether the entry was missing (the access faulted and the driver loaded it now);
+     * false also for an unmapped page, whose access {@link #translate} refuses.
+     */
+    public boolean loadForNic(final long va)
+    {
+        if (va < 0 || va >= (1L << 32))
+        {
+            return false;
+        }
+        final int page = (int)(va >>> SparseMemory.PAGE_SHIFT);
+        final long pte = get(page);
+        if (pte < 0 || (pte & LOADED_BIT) != 0)
+        {
+            return false;
+        }
+        put(page, pte | LOADED_BIT);
+        return true;
     }
 
     /**

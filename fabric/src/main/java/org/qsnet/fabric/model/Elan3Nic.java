@@ -65,6 +65,10 @@ public final class Elan3Nic implements PacketEndpoint
     private final Resource threadProcessor = new Resource("thread processor");
     private final Resource internalBus = new Resource("internal bus");
     private final Resource sdramBus = new Resource("SDRAM");
+    /** The MMU's table-walk state machine: one walk at a time, the waiting thread stalls. */
+    private final Resource tableWalker = new Resource("table walker");
+    /** The host's Elan driver resolving the NIC's translation faults, one at a time. */
+    private final Resource faultHandler = new Resource("driver fault handler");
     private final Resource.Pci pci;
     private final Tlb tlb;
     private final Map<Integer, NicContext> contexts = new HashMap<>();
@@ -89,6 +93,7 @@ public final class Elan3Nic implements PacketEndpoint
     /** Multi-packet broadcast DMAs partly written here: packets written so far. */
     private final java.util.IdentityHashMap<DmaJob, int[]> broadcastLanded = new java.util.IdentityHashMap<>();
     private long dmasStarted;
+    private long pteLoads;
     private long duplicatesDiscarded;
     private long driverRestarts;
     private long outOfOrderRefusals;
@@ -167,6 +172,15 @@ public final class Elan3Nic implements PacketEndpoint
     public SparseMemory sdram()
     {
         return sdram;
+    }
+
+    /**
+     * @return translation faults so far: pages of main memory whose entry the driver loaded into the
+     * NIC's table on the NIC's first access.
+     */
+    public long pteLoads()
+    {
+        return pteLoads;
     }
 
     /**
@@ -501,6 +515,21 @@ public final class Elan3Nic implements PacketEndpoint
         return Math.max(memory, internalBus.use(t, profile.internalBusNs(length)));
     }
 
+    /**
+     * Levels of the Elan3 MMU's page table (level 1, 2 and 3 tables in SDRAM); a walk reads one
+     * entry from each, each read depending on the one before.
+     */
+    static final int PAGE_TABLE_LEVELS = 3;
+    /** A fault's PIO writes across PCI: the two 32-bit halves of the entry, then the restart. */
+    static final int PTE_LOAD_PIO_WRITES = 3;
+
+    /**
+     * Translates the pages of an access: a TLB hit costs nothing more; a miss starts the
+     * table-walk state machine, which reads one entry per level from SDRAM (sharing the SDRAM with
+     * the data). A page of main memory the NIC has not touched since it was mapped has no entry yet:
+     * the walk traps, the host's driver takes the interrupt, looks the page up and writes its entry
+     * into the NIC's table with PIO writes across PCI, then restarts the access, which walks again.
+     */
     private long translate(final NicContext ctx, final long va, final int length, final long readyNs)
     {
         long t = readyNs;
@@ -510,8 +539,25 @@ public final class Elan3Nic implements PacketEndpoint
         {
             if (!tlb.access(ctx.number, page))
             {
-                t = microcode.use(t, profile.tableWalkNs());
+                t = walk(t);
+                if (ctx.mmu.loadForNic(page << SparseMemory.PAGE_SHIFT))
+                {
+                    pteLoads++;
+                    t = faultHandler.use(t, profile.interruptNs() + profile.driverNs()
+                        + PTE_LOAD_PIO_WRITES * profile.pioWriteNs());
+                    t = walk(t);
+                }
             }
+        }
+        return t;
+    }
+
+    private long walk(final long readyNs)
+    {
+        long t = tableWalker.use(readyNs, profile.tableWalkNs());
+        for (int level = 0; level < PAGE_TABLE_LEVELS; level++)
+        {
+            t = sdramBus.use(t, profile.sdramNs(8));
         }
         return t;
     }

@@ -28,7 +28,8 @@ import org.qsnet.fabric.QsnetException;
  * @param eventNs           microcode: fire an event (read-modify-write in SDRAM).
  * @param threadOpNs        thread processor: one operation (Tports matching, next issue).
  * @param tlbEntries        NIC TLB entries (16, fully associative, LRU).
- * @param tableWalkNs       TLB miss: page-table walk.
+ * @param tableWalkNs       TLB miss: the table-walk state machine's own cycles; its reads of the three
+ *                          levels of the page table are charged on the SDRAM ({@code sdramNs(8)} each).
  * @param hostCallNs        host: entering any library call.
  * @param pioWriteNs        host: one 32-bit programmed-I/O write across PCI (descriptors, commands).
  * @param pioReadNs         host: one 32-bit programmed-I/O read across PCI (polling SDRAM).
@@ -39,7 +40,9 @@ import org.qsnet.fabric.QsnetException;
  * @param interruptNs       blocking wait, step 1: the NIC's interrupt reaches the host CPU (PCI interrupt line,
  *                          interrupt controller) and the kernel enters and leaves its interrupt path.
  * @param driverNs          blocking wait, step 2: the Elan driver's interrupt handler (reads the NIC's interrupt
- *                          cause across PCI, finds the context and the sleeper of the event).
+ *                          cause across PCI, finds the context and the sleeper of the event). The same two
+ *                          steps, plus three PIO writes of the entry and the restart, are the NIC's translation
+ *                          fault on its first touch of a host page (the driver loads the page's entry).
  * @param wakeupNs          blocking wait, step 3: the kernel wakes the sleeping thread (run queue, scheduler).
  * @param contextSwitchNs   blocking wait, step 4: the switch to the waiter's process and the return from the
  *                          system call to user space.
@@ -120,7 +123,8 @@ public record PlatformProfile(
             // 0 B latency 1.9 us and 1-64 B 2.4 us: the sum of the issue, command, DMA, inputter, event and
             // block-copy costs below with the fabric's head and body times
             100, 100, 60, 60, 80, 200,
-            16, 150,
+            // 16 TLB entries; a walk's own cycles: 2 per level of the 3-level table at the Elan's 100 MHz
+            16, 60,
             60, 70, 500, 30,
             // an L1 hit at 733 MHz
             4,
@@ -151,7 +155,8 @@ public record PlatformProfile(
             // also keeps 1-64 B latency near 2.4 us despite the slower 0 B path
             560, 700, 20,
             100, 100, 60, 60, 80, 200,
-            16, 150,
+            // 16 TLB entries; a walk's own cycles: 2 per level of the 3-level table at the Elan's 100 MHz
+            16, 60,
             // 0 B latency 2.2 us: slower programmed I/O across the 33 MHz bus
             60, 93, 700, 30,
             // an L1 hit at 667-833 MHz
@@ -180,7 +185,8 @@ public record PlatformProfile(
             0,
             560, 600, 20,
             100, 100, 60, 60, 80, 200,
-            16, 150,
+            // 16 TLB entries; a walk's own cycles: 2 per level of the 3-level table at the Elan's 100 MHz
+            16, 60,
             // Elanlib put latency 2.0 us: a 2.4 GHz host enters the library faster
             35, 50, 450, 25,
             // an L1 hit at 2.4 GHz
