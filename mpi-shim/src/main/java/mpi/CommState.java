@@ -95,6 +95,21 @@ final class CommState
         return rankOfVp[vp];
     }
 
+    private CommState localGroup;
+
+    /**
+     * An intercommunicator's own group as a communicator of its own (the steps of a collective
+     * inside one group), on the context the intercommunicator reserved after its two.
+     */
+    CommState localGroup()
+    {
+        if (localGroup == null)
+        {
+            localGroup = new CommState(rank, context + 2, vps, null, null, name + " local group");
+        }
+        return localGroup;
+    }
+
     int nextCollTag()
     {
         collSeq = (collSeq + 1) & TAG_MASK;

@@ -160,7 +160,7 @@ public class Intracomm extends Comm
     public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
         throws MPIException
     {
-        scan("scan", sendbuf, recvbuf, count, type, op, false);
+        scan("scan", sendbuf, recvbuf, count, type, op, false, false);
     }
 
     /**
@@ -190,7 +190,7 @@ public class Intracomm extends Comm
     public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        scan("exScan", sendbuf, recvbuf, count, type, op, true);
+        scan("exScan", sendbuf, recvbuf, count, type, op, true, false);
     }
 
     /**
@@ -207,39 +207,62 @@ public class Intracomm extends Comm
         exScan(buf, buf, count, type, op);
     }
 
-    private void scan(final String what, final Object sendbuf, final Object recvbuf, final int count,
-        final Datatype type, final Op op, final boolean exclusive) throws MPIException
+    private Request scan(final String what, final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final boolean exclusive, final boolean nb) throws MPIException
     {
-        run(() ->
+        return call(() ->
         {
             type.check(what, "sendbuf", sendbuf, count);
             type.check(what, "recvbuf", recvbuf, count);
             op.check(what, type);
-            final byte[] r = Collectives.scan(state(), type.pack(sendbuf, 0, count), count, type, op, exclusive);
-            if (r != null)
+            final CommState c = state();
+            final ScheduledCollectives.Result done = r ->
             {
-                type.unpack(r, r.length, recvbuf, 0);
+                if (r != null)
+                {
+                    type.unpack(r, r.length, recvbuf, 0);
+                }
+            };
+            if (nb)
+            {
+                return ScheduledCollectives.scan(c, type.pack(sendbuf, 0, count), count, type, op, exclusive, done)
+                    .start();
             }
+            done.accept(Collectives.scan(c, type.pack(sendbuf, 0, count), count, type, op, exclusive));
             return null;
         });
     }
 
     /**
-     * {@code MPI_ISCAN} (runs to completion at the call).
+     * {@code MPI_ISCAN}: the chain of the scan as a schedule; returns at once.
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
      * @param count   elements.
      * @param type    type.
      * @param op      operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        scan(sendbuf, recvbuf, count, type, op);
-        return Request.completed(state(), Status.empty());
+        return scan("iScan", sendbuf, recvbuf, count, type, op, false, true);
+    }
+
+    /**
+     * {@code MPI_ISCAN} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  type.
+     * @param op    operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScan(final Object buf, final int count, final Datatype type, final Op op) throws MPIException
+    {
+        return iScan(buf, buf, count, type, op);
     }
 
     /**
@@ -317,20 +340,35 @@ public class Intracomm extends Comm
     }
 
     /**
-     * {@code MPI_IEXSCAN} (runs to completion at the call).
+     * {@code MPI_IEXSCAN}: the chain of the exclusive scan as a schedule; returns at once.
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
      * @param count   elements.
      * @param type    type.
      * @param op      operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        exScan(sendbuf, recvbuf, count, type, op);
-        return Request.completed(state(), Status.empty());
+        return scan("iExScan", sendbuf, recvbuf, count, type, op, true, true);
+    }
+
+    /**
+     * {@code MPI_IEXSCAN} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  type.
+     * @param op    operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iExScan(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iExScan(buf, buf, count, type, op);
     }
 }
