@@ -18,6 +18,8 @@ public class Comm implements Freeable, Cloneable
 
     private final int predefined;
     private CommState fixed;
+    /** The request of an {@link #iDup}. */
+    Request request;
 
     Comm(final int predefined)
     {
@@ -2007,5 +2009,692 @@ public class Comm implements Freeable, Cloneable
     {
         return call(() -> reduceScatter(state(), "iReduceScatterBlock", sendbuf, recvbuf,
             uniform(state().size(), recvcount), type, op, true));
+    }
+
+    // ------------------------------------------------------------------ more of the bindings' API
+
+    /**
+     * {@code MPI_IBSEND} (the bindings' name).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request (complete: the message is in the attached buffer).
+     * @throws MPIException on an error.
+     */
+    public final Request ibSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iBSend(buf, count, type, dest, tag);
+    }
+
+    /**
+     * {@code MPI_ISSEND} (the bindings' name).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request isSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iSSend(buf, count, type, dest, tag);
+    }
+
+    /**
+     * {@code MPI_IRSEND} (the bindings' name).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request irSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iRSend(buf, count, type, dest, tag);
+    }
+
+    /** Sets the request an {@link #iDup} returns through {@link #getRequest()}. */
+    static <C extends Comm> C withRequest(final C c, final CommState of)
+    {
+        c.request = Request.completed(of, Status.empty());
+        return c;
+    }
+
+    /**
+     * {@code MPI_COMM_IDUP}: duplicates the communicator; here the duplication completes in the
+     * call (it is a collective agreement on a context id), and {@link #getRequest()} of the new
+     * communicator returns a completed request.
+     *
+     * @return the new communicator.
+     * @throws MPIException on an error.
+     */
+    public Comm iDup() throws MPIException
+    {
+        final Comm d = dup();
+        return withRequest(d, d.state());
+    }
+
+    /**
+     * The request of a communicator made by {@link #iDup}.
+     *
+     * @return the request, or null when the communicator was not made by {@code iDup}.
+     */
+    public final Request getRequest()
+    {
+        return request;
+    }
+
+    /**
+     * {@code MPI_COMM_SET_INFO}: keeps the hints (none changes this implementation's behaviour).
+     *
+     * @param info the hints.
+     * @throws MPIException on an error.
+     */
+    public final void setInfo(final Info info) throws MPIException
+    {
+        state().info = info.dup();
+    }
+
+    /**
+     * {@code MPI_COMM_GET_INFO}.
+     *
+     * @return a copy of the hints set (empty if none).
+     * @throws MPIException on an error.
+     */
+    public final Info getInfo() throws MPIException
+    {
+        final CommState c = state();
+        return c.info == null ? new Info() : c.info.dup();
+    }
+
+    /**
+     * {@code MPI_COMM_CREATE_KEYVAL}.
+     *
+     * @return a new attribute key (of the calling rank).
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static int createKeyval() throws MPIException
+    {
+        return Rank.current().nextKeyval++;
+    }
+
+    /**
+     * {@code MPI_COMM_FREE_KEYVAL}.
+     *
+     * @param keyval the key.
+     * @throws MPIException with {@link MPI#ERR_KEYVAL} for a key never created.
+     */
+    public static void freeKeyval(final int keyval) throws MPIException
+    {
+        if (keyval < Rank.FIRST_KEYVAL || keyval >= Rank.current().nextKeyval)
+        {
+            throw new MPIException(MPI.ERR_KEYVAL, "freeKeyval: " + keyval + " is not a key from createKeyval");
+        }
+    }
+
+    /**
+     * {@code MPI_COMM_SET_ATTR}.
+     *
+     * @param keyval a key from {@link #createKeyval()}.
+     * @param value  the value.
+     * @throws MPIException with {@link MPI#ERR_KEYVAL} for a predefined or unknown key.
+     */
+    public final void setAttr(final int keyval, final Object value) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            if (keyval < Rank.FIRST_KEYVAL || keyval >= c.rank.nextKeyval)
+            {
+                throw new MPIException(MPI.ERR_KEYVAL, "setAttr: " + keyval + " is not a key from createKeyval");
+            }
+            c.attributes.put(keyval, value);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_COMM_GET_ATTR}: a user attribute, or a predefined one: {@link MPI#TAG_UB}
+     * (Integer), {@link MPI#HOST} ({@link MPI#PROC_NULL}), {@link MPI#IO} (the caller's rank),
+     * {@link MPI#WTIME_IS_GLOBAL} (Boolean true: every rank reads the one simulated clock),
+     * {@link MPI#UNIVERSE_SIZE} (the job's size), {@link MPI#LASTUSEDCODE}; {@link MPI#APPNUM} is unset.
+     *
+     * @param keyval the key.
+     * @return the value, or null when unset.
+     * @throws MPIException on an error.
+     */
+    public final Object getAttr(final int keyval) throws MPIException
+    {
+        final CommState c = state();
+        return switch (keyval)
+        {
+            case MPI.TAG_UB -> CommState.TAG_MASK;
+            case MPI.HOST -> MPI.PROC_NULL;
+            case MPI.IO -> c.myRank;
+            case MPI.WTIME_IS_GLOBAL -> Boolean.TRUE;
+            case MPI.UNIVERSE_SIZE -> c.rank.base.nvp();
+            case MPI.LASTUSEDCODE -> MPI.ERR_LASTCODE;
+            default -> c.attributes.get(keyval);
+        };
+    }
+
+    /**
+     * {@code MPI_COMM_DELETE_ATTR}.
+     *
+     * @param keyval the key.
+     * @throws MPIException on an error.
+     */
+    public final void deleteAttr(final int keyval) throws MPIException
+    {
+        state().attributes.remove(keyval);
+    }
+
+    // ------------------------------------------------------------------ neighbourhood collectives
+
+    private static Request neighbourExchange(final CommState c, final String what, final byte[][] parts,
+        final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype, final boolean nb)
+        throws MPIException
+    {
+        final int[][] nbr = c.neighbours();
+        final int n = nbr[0].length;
+        counts(what, recvcount, rdispls, n);
+        final int[] sizes = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            recvtype.check(what, "recvbuf", recvbuf, rdispls[i] + recvcount[i]);
+            sizes[i] = recvcount[i] * recvtype.wireSize;
+        }
+        return launch(ScheduledCollectives.neighbours(c, what, parts, sizes, got ->
+        {
+            for (int i = 0; i < n; i++)
+            {
+                if (got[i] != null)
+                {
+                    recvtype.unpack(got[i], Math.min(got[i].length, sizes[i]), recvbuf, elems(recvtype, rdispls[i]));
+                }
+            }
+        }), nb);
+    }
+
+    private static Request neighbourGather(final CommState c, final String what, final Object sendbuf,
+        final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype, final boolean nb) throws MPIException
+    {
+        final byte[] mine = sendtype.pack(checked(sendtype, what, "sendbuf", sendbuf, sendcount), 0, sendcount);
+        final byte[][] parts = new byte[c.neighbours()[1].length][];
+        java.util.Arrays.fill(parts, mine);
+        return neighbourExchange(c, what, parts, recvbuf, recvcount, displs, recvtype, nb);
+    }
+
+    private static Request neighbourAllToAll(final CommState c, final String what, final Object sendbuf,
+        final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount,
+        final int[] rdispls, final Datatype recvtype, final boolean nb) throws MPIException
+    {
+        final int m = c.neighbours()[1].length;
+        counts(what, sendcount, sdispls, m);
+        final byte[][] parts = new byte[m][];
+        for (int j = 0; j < m; j++)
+        {
+            sendtype.check(what, "sendbuf", sendbuf, sdispls[j] + sendcount[j]);
+            parts[j] = sendtype.pack(sendbuf, elems(sendtype, sdispls[j]), sendcount[j]);
+        }
+        return neighbourExchange(c, what, parts, recvbuf, recvcount, rdispls, recvtype, nb);
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLGATHER}: sends the buffer to every neighbour and receives
+     * {@code recvcount} elements from each, in the topology's neighbour order (Cartesian: -1 then
+     * +1 of each dimension; {@link MPI#PROC_NULL} neighbours leave their block untouched).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @throws MPIException with {@link MPI#ERR_TOPOLOGY} on a communicator without topology.
+     */
+    public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int n = c.neighbours()[0].length;
+            return neighbourGather(c, "neighborAllGather", sendbuf, sendcount, sendtype, recvbuf, uniform(n, recvcount),
+                steps(n, recvcount), recvtype, false);
+        });
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLGATHER}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            final int n = c.neighbours()[0].length;
+            return neighbourGather(c, "iNeighborAllGather", sendbuf, sendcount, sendtype, recvbuf,
+                uniform(n, recvcount), steps(n, recvcount), recvtype, true);
+        });
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLGATHERV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param displs    where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        run(() -> neighbourGather(state(), "neighborAllGatherv", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            displs, recvtype, false));
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLGATHERV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param displs    where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        return call(() -> neighbourGather(state(), "iNeighborAllGatherv", sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, displs, recvtype, true));
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLTOALL}: block j of the send buffer goes to neighbour j, block i of
+     * the receive buffer comes from neighbour i.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[][] nbr = c.neighbours();
+            return neighbourAllToAll(c, "neighborAllToAll", sendbuf, uniform(nbr[1].length, sendcount),
+                steps(nbr[1].length, sendcount), sendtype, recvbuf, uniform(nbr[0].length, recvcount),
+                steps(nbr[0].length, recvcount), recvtype, false);
+        });
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLTOALL}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            final int[][] nbr = c.neighbours();
+            return neighbourAllToAll(c, "iNeighborAllToAll", sendbuf, uniform(nbr[1].length, sendcount),
+                steps(nbr[1].length, sendcount), sendtype, recvbuf, uniform(nbr[0].length, recvcount),
+                steps(nbr[0].length, recvcount), recvtype, true);
+        });
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLTOALLV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sdispls   where each neighbour's block is.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param rdispls   where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void neighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        run(() -> neighbourAllToAll(state(), "neighborAllToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype, false));
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLTOALLV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sdispls   where each neighbour's block is.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param rdispls   where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        return call(() -> neighbourAllToAll(state(), "iNeighborAllToAllv", sendbuf, sendcount, sdispls, sendtype,
+            recvbuf, recvcount, rdispls, recvtype, true));
+    }
+
+    // ------------------------------------------------------------------ in-place forms
+
+    /**
+     * {@code MPI_SCATTERV} in place at the root: the root keeps its own part in {@code sendbuf}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param displs    displacements.
+     * @param sendtype  their type.
+     * @param root      the root (the caller).
+     * @throws MPIException on an error.
+     */
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
+        final int root) throws MPIException
+    {
+        run(() -> scattervInPlaceRoot(state(), "scatterv", sendbuf, sendcount, displs, sendtype, root, false));
+    }
+
+    /**
+     * {@code MPI_SCATTERV} at a non-root process (the form that goes with the in-place root).
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements received.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void scatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        run(() -> scatterv(state(), "scatterv", null, null, null, recvtype, recvbuf, 0, recvcount, recvtype, root,
+            false));
+    }
+
+    private static Request scattervInPlaceRoot(final CommState c, final String what, final Object sendbuf,
+        final int[] sendcount, final int[] displs, final Datatype sendtype, final int root, final boolean nb)
+        throws MPIException
+    {
+        intraOnly(c, what);
+        counts(what, sendcount, displs, c.size());
+        // the root "receives" its own part onto itself: unpacking it where it already is changes nothing
+        return scatterv(c, what, sendbuf, sendcount, displs, sendtype, sendbuf, elems(sendtype, displs[c.myRank]),
+            sendcount[c.myRank], sendtype, root, nb);
+    }
+
+    /**
+     * {@code MPI_IGATHER} in place (the root's part is already in {@code buf}).
+     *
+     * @param buf   the buffer.
+     * @param count elements per process.
+     * @param type  their type.
+     * @param root  the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGather(final Object buf, final int count, final Datatype type, final int root)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iGather");
+            final int off = c.myRank == root ? elems(type, (long)root * count) : 0;
+            type.check("iGather", "buf", buf, c.myRank == root ? count * c.size() : count);
+            return gatherv(c, "iGather", type.pack(buf, off, count), buf, uniform(c.size(), count),
+                steps(c.size(), count), type, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IGATHERV} at a root whose own part is in place.
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  their type.
+     * @param root      the root (the caller).
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype, final int root) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iGatherv");
+            counts("iGatherv", recvcount, displs, c.size());
+            recvtype.check("iGatherv", "recvbuf", recvbuf, displs[c.myRank] + recvcount[c.myRank]);
+            return gatherv(c, "iGatherv", recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]),
+                recvcount[c.myRank]), recvbuf, recvcount, displs, recvtype, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IGATHERV} at a non-root process.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param root      the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            return gatherv(c, "iGatherv", contribution(c, root, sendtype, "iGatherv", sendbuf, sendcount), null, null,
+                null, null, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_ISCATTER} in place at the root.
+     *
+     * @param buf   the buffer (all parts at root, one part elsewhere).
+     * @param count elements per process.
+     * @param type  their type.
+     * @param root  the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatter(final Object buf, final int count, final Datatype type, final int root)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iScatter");
+            return scatterv(c, "iScatter", buf, uniform(c.size(), count), steps(c.size(), count), type, buf,
+                c.myRank == root ? elems(type, (long)root * count) : 0, count, type, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_ISCATTERV} in place at the root.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param displs    displacements.
+     * @param sendtype  their type.
+     * @param root      the root (the caller).
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final int root) throws MPIException
+    {
+        return call(() -> scattervInPlaceRoot(state(), "iScatterv", sendbuf, sendcount, displs, sendtype, root, true));
+    }
+
+    /**
+     * {@code MPI_ISCATTERV} at a non-root process.
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements received.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        return call(() -> scatterv(state(), "iScatterv", null, null, null, recvtype, recvbuf, 0, recvcount, recvtype,
+            root, true));
+    }
+
+    /**
+     * {@code MPI_IALLGATHER} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements per process.
+     * @param type  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGather(final Object buf, final int count, final Datatype type) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iAllGather");
+            type.check("iAllGather", "buf", buf, count * c.size());
+            return allGatherv(c, type.pack(buf, elems(type, (long)c.myRank * count), count), buf,
+                uniform(c.size(), count), steps(c.size(), count), type, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IALLGATHERV} in place.
+     *
+     * @param buf    the buffer.
+     * @param count  elements from each rank.
+     * @param displs displacements.
+     * @param type   their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGatherv(final Object buf, final int[] count, final int[] displs, final Datatype type)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iAllGatherv");
+            counts("iAllGatherv", count, displs, c.size());
+            type.check("iAllGatherv", "buf", buf, displs[c.myRank] + count[c.myRank]);
+            return allGatherv(c, type.pack(buf, elems(type, displs[c.myRank]), count[c.myRank]), buf, count, displs,
+                type, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IREDUCE} in place at the root.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param op    the operator.
+     * @param root  the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
+        throws MPIException
+    {
+        return iReduce(buf, buf, count, type, op, root);
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER} in place.
+     *
+     * @param buf    the buffer.
+     * @param counts elements each rank receives.
+     * @param type   their type.
+     * @param op     the operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iReduceScatter(buf, buf, counts, type, op);
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER_BLOCK} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements each rank receives.
+     * @param type  their type.
+     * @param op    the operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iReduceScatterBlock(buf, buf, count, type, op);
     }
 }

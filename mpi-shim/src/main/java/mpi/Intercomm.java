@@ -168,4 +168,31 @@ public final class Intercomm extends Comm
             return new Intracomm(m);
         });
     }
+
+    /**
+     * {@code MPI_COMM_IDUP} (complete in the call; see {@link Comm#iDup()}).
+     *
+     * @return the copy.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public Intercomm iDup() throws MPIException
+    {
+        final Intercomm d = dup();
+        return withRequest(d, d.state());
+    }
+
+    /**
+     * {@code MPI_COMM_GET_PARENT}: the intercommunicator to the processes that spawned this job;
+     * jobs here are never spawned (see {@link Intracomm#spawn}), so it is always the null
+     * communicator ({@link #isNull()} is true), as MPI specifies for a job started by the launcher.
+     *
+     * @return the null intercommunicator.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static Intercomm getParent() throws MPIException
+    {
+        Rank.current();
+        return new Intercomm(null);
+    }
 }

@@ -51,6 +51,9 @@ final class Rank
     /** Same address on every rank: the buffer of the Elanlib broadcast and reduction. */
     final long collBuf;
     int nextContext = 4;
+    /** The first key {@code createKeyval} hands out (below: the predefined attribute keys). */
+    static final int FIRST_KEYVAL = 100;
+    int nextKeyval = FIRST_KEYVAL;
     boolean finalized;
     int threadLevel;
     byte[] attached;

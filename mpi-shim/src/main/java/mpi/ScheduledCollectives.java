@@ -541,4 +541,38 @@ final class ScheduledCollectives
         });
         return s.last(() -> result.accept(out));
     }
+
+    // ------------------------------------------------------------------ neighbourhood collectives
+
+    /**
+     * A neighbourhood exchange (one round): part j goes to destination j, {@code sizes[i]} bytes
+     * come from source i; {@link MPI#PROC_NULL} neighbours are skipped (their parts stay null).
+     */
+    static Schedule neighbours(final CommState c, final String what, final byte[][] parts, final int[] sizes,
+        final Parts result) throws MPIException
+    {
+        c.rank.enter();
+        final int[][] nb = c.neighbours();
+        final Schedule s = new Schedule(c, what);
+        final byte[][] out = new byte[nb[0].length][];
+        s.then(x ->
+        {
+            for (int i = 0; i < nb[0].length; i++)
+            {
+                final int k = i;
+                if (nb[0][i] != MPI.PROC_NULL)
+                {
+                    x.recv(c, nb[0][i], sizes[i], b -> out[k] = b);
+                }
+            }
+            for (int j = 0; j < nb[1].length; j++)
+            {
+                if (nb[1][j] != MPI.PROC_NULL)
+                {
+                    x.send(c, nb[1][j], parts[j]);
+                }
+            }
+        });
+        return s.last(() -> result.accept(out));
+    }
 }
