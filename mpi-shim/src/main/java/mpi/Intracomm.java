@@ -51,6 +51,10 @@ public class Intracomm extends Comm
         d.periods = c.periods;
         d.graphIndex = c.graphIndex;
         d.graphEdges = c.graphEdges;
+        d.distSources = c.distSources;
+        d.distSourceWeights = c.distSourceWeights;
+        d.distDestinations = c.distDestinations;
+        d.distDestWeights = c.distDestWeights;
         return d;
     }
 

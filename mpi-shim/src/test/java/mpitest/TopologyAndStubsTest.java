@@ -44,6 +44,7 @@ class TopologyAndStubsTest
             final GraphComm adj = MPI.COMM_WORLD.createDistGraphAdjacent(new int[] {left}, new int[] {right},
                 MPI.INFO_NULL, false);
             check(!adj.getDistGraphNeighbors().isWeighted(), "unweighted");
+            check(adj.dup().getDistGraphNeighbors().getSource(0) == left, "dup of a distributed graph keeps its edges");
             // neighbourhood collectives along it
             final int[] got = {-9};
             adj.neighborAllGather(new int[] {rank * 3}, 1, MPI.INT, got, 1, MPI.INT);
