@@ -207,4 +207,55 @@ public final class CartComm extends Intracomm
         }
         return new CartComm(st);
     }
+
+    /**
+     * {@code MPI_COMM_DUP}: a Cartesian communicator with the same grid.
+     *
+     * @return the copy.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public CartComm dup() throws MPIException
+    {
+        return call(() -> new CartComm(dupState(state())));
+    }
+
+    @Override
+    public CartComm clone()
+    {
+        return (CartComm)super.clone();
+    }
+
+    /**
+     * {@code MPI_COMM_IDUP} (complete in the call; see {@link Comm#iDup()}).
+     *
+     * @return the copy.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public CartComm iDup() throws MPIException
+    {
+        final CartComm d = dup();
+        return withRequest(d, d.state());
+    }
+
+    /**
+     * {@code MPI_CART_MAP}: the rank this process would have in the grid (no reordering: its own
+     * rank, or {@link MPI#UNDEFINED} beyond the grid).
+     *
+     * @param dims    processes per dimension.
+     * @param periods periodicity per dimension.
+     * @return the rank, or {@link MPI#UNDEFINED}.
+     * @throws MPIException on an error.
+     */
+    public int map(final int[] dims, final boolean[] periods) throws MPIException
+    {
+        long n = 1;
+        for (final int d : dims)
+        {
+            n *= d;
+        }
+        final int r = state().myRank;
+        return r < n ? r : MPI.UNDEFINED;
+    }
 }

@@ -8,7 +8,8 @@ import org.qsnet.elan.ElanBase;
  * and the data fits the collective buffer; everything else runs standard algorithms over
  * point-to-point on the communicator's collective context: binomial trees (broadcast, reduction,
  * in rank order so that non-commutative operators are right), linear gather and scatter,
- * pairwise all-to-all, a chain for scans, dissemination for the barrier.
+ * pairwise all-to-all, a chain for scans, dissemination for the barrier. The non-blocking
+ * collectives and those of intercommunicators are in {@link ScheduledCollectives}.
  */
 final class Collectives
 {
@@ -21,13 +22,16 @@ final class Collectives
         return c.context + 1;
     }
 
-    /** Collectives here are those of intracommunicators (an intercommunicator's would name the remote group). */
+    /**
+     * Collectives here are those of intracommunicators; an intercommunicator's run as schedules
+     * ({@link ScheduledCollectives}) and never reach this class.
+     */
     private static void intra(final CommState c) throws MPIException
     {
         if (c.remote != null)
         {
-            throw new MPIException(MPI.ERR_COMM, "collective operations on intercommunicators are not supported ("
-                + c + "); merge() it into an intracommunicator first");
+            throw new MPIException(MPI.ERR_INTERN, "internal: blocking intracommunicator algorithm called on "
+                + "intercommunicator " + c);
         }
     }
 

@@ -18,6 +18,8 @@ public class Comm implements Freeable, Cloneable
 
     private final int predefined;
     private CommState fixed;
+    /** The request of an {@link #iDup}. */
+    Request request;
 
     Comm(final int predefined)
     {
@@ -788,31 +790,22 @@ public class Comm implements Freeable, Cloneable
     }
 
     // ------------------------------------------------------------------ collectives
+    //
+    // Each collective has one helper taking nb: false runs the blocking algorithm (Elanlib's or
+    // point-to-point, Collectives) and returns null; true builds the collective's schedule,
+    // starts it and returns it as the request (ScheduledCollectives). On an intercommunicator
+    // both forms run the intercommunicator schedule (the blocking form waits for it).
 
-    /**
-     * {@code MPI_BARRIER} (the Elanlib hardware barrier, {@code elan_hgsync}, on communicators of the whole job).
-     *
-     * @throws MPIException on an error.
-     */
-    public final void barrier() throws MPIException
+    /** Starts a schedule; unless {@code nb}, waits for it. */
+    private static Request launch(final Schedule s, final boolean nb) throws MPIException
     {
-        run(() ->
+        s.start();
+        if (nb)
         {
-            Collectives.barrier(state());
-            return null;
-        });
-    }
-
-    /**
-     * {@code MPI_IBARRIER} (runs to completion at the call; the request is complete).
-     *
-     * @return the request.
-     * @throws MPIException on an error.
-     */
-    public final Request iBarrier() throws MPIException
-    {
-        barrier();
-        return Request.completed(state(), Status.empty());
+            return s;
+        }
+        s.block();
+        return null;
     }
 
     static void checkRoot(final CommState c, final String what, final int root) throws MPIException
@@ -823,8 +816,90 @@ public class Comm implements Freeable, Cloneable
         }
     }
 
+    /** An intercommunicator's root: {@link MPI#ROOT}, {@link MPI#PROC_NULL}, or a rank of the remote group. */
+    static void checkInterRoot(final CommState c, final String what, final int root) throws MPIException
+    {
+        if (root != MPI.ROOT && root != MPI.PROC_NULL && (root < 0 || root >= c.peerCount()))
+        {
+            throw new MPIException(MPI.ERR_ROOT, what + ": root " + root + " on intercommunicator " + c + " must be "
+                + "MPI.ROOT (at the root), MPI.PROC_NULL (the root's group) or a rank 0.." + (c.peerCount() - 1)
+                + " of the remote group");
+        }
+    }
+
+    /** Whether the caller is on the root's side of an intercommunicator collective (it sends nothing of its own). */
+    private static boolean rootSide(final CommState c, final int root)
+    {
+        return c.remote != null && (root == MPI.ROOT || root == MPI.PROC_NULL);
+    }
+
+    private static void intraOnly(final CommState c, final String what) throws MPIException
+    {
+        if (c.remote != null)
+        {
+            throw new MPIException(MPI.ERR_COMM, what + ": the in-place form (MPI_IN_PLACE) is not allowed on "
+                + "intercommunicator " + c);
+        }
+    }
+
+    private static int[] uniform(final int n, final int count)
+    {
+        final int[] a = new int[n];
+        java.util.Arrays.fill(a, count);
+        return a;
+    }
+
+    private static int[] steps(final int n, final int count)
+    {
+        final int[] a = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            a[i] = i * count;
+        }
+        return a;
+    }
+
     /**
-     * {@code MPI_BCAST}.
+     * {@code MPI_BARRIER} (the Elanlib hardware barrier, {@code elan_hgsync}, on communicators of
+     * the whole job; on an intercommunicator, every process of both groups).
+     *
+     * @throws MPIException on an error.
+     */
+    public final void barrier() throws MPIException
+    {
+        run(() -> barrier(state(), false));
+    }
+
+    /**
+     * {@code MPI_IBARRIER}: starts a dissemination barrier (point-to-point, as a schedule) and
+     * returns at once; a test or wait, or any MPI call, advances it.
+     *
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iBarrier() throws MPIException
+    {
+        return call(() -> barrier(state(), true));
+    }
+
+    private static Request barrier(final CommState c, final boolean nb) throws MPIException
+    {
+        if (c.remote != null)
+        {
+            return launch(ScheduledCollectives.interBarrier(c), nb);
+        }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.barrier(c), true);
+        }
+        Collectives.barrier(c);
+        return null;
+    }
+
+    /**
+     * {@code MPI_BCAST}. On an intercommunicator the root passes {@link MPI#ROOT}, the other
+     * members of its group {@link MPI#PROC_NULL}, and the receiving group the root's rank in the
+     * remote group.
      *
      * @param buf   the buffer (sent at root, received elsewhere).
      * @param count elements.
@@ -834,36 +909,61 @@ public class Comm implements Freeable, Cloneable
      */
     public final void bcast(final Object buf, final int count, final Datatype type, final int root) throws MPIException
     {
-        run(() ->
-        {
-            final CommState c = state();
-            type.check("bcast", "buf", buf, count);
-            checkRoot(c, "bcast", root);
-            final byte[] d = c.myRank == root ? type.pack(buf, 0, count) : new byte[count * type.wireSize];
-            final byte[] r = Collectives.bcast(c, d, root);
-            if (c.myRank != root)
-            {
-                type.unpack(r, r.length, buf, 0);
-            }
-            return null;
-        });
+        run(() -> bcast(state(), buf, count, type, root, false));
     }
 
     /**
-     * {@code MPI_IBCAST} (runs to completion at the call).
+     * {@code MPI_IBCAST}: starts a binomial broadcast (a schedule) and returns at once.
      *
-     * @param buf   the buffer.
+     * @param buf   the buffer (not to be read, or at root written, before completion).
      * @param count elements.
      * @param type  their type.
      * @param root  the root.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iBcast(final Object buf, final int count, final Datatype type, final int root)
         throws MPIException
     {
-        bcast(buf, count, type, root);
-        return Request.completed(state(), Status.empty());
+        return call(() -> bcast(state(), buf, count, type, root, true));
+    }
+
+    private static Request bcast(final CommState c, final Object buf, final int count, final Datatype type,
+        final int root, final boolean nb) throws MPIException
+    {
+        final String what = nb ? "iBcast" : "bcast";
+        if (c.remote != null)
+        {
+            checkInterRoot(c, what, root);
+            if (root != MPI.PROC_NULL)
+            {
+                type.check(what, "buf", buf, count);
+            }
+            final byte[] d = root == MPI.ROOT ? type.pack(buf, 0, count) : new byte[count * type.wireSize];
+            return launch(ScheduledCollectives.interBcast(c, d, root, r ->
+            {
+                if (r != null && root != MPI.ROOT)
+                {
+                    type.unpack(r, r.length, buf, 0);
+                }
+            }), nb);
+        }
+        type.check(what, "buf", buf, count);
+        checkRoot(c, what, root);
+        final byte[] d = c.myRank == root ? type.pack(buf, 0, count) : new byte[count * type.wireSize];
+        final ScheduledCollectives.Result done = r ->
+        {
+            if (c.myRank != root)
+            {
+                type.unpack(r, r.length, buf, 0);
+            }
+        };
+        if (nb)
+        {
+            return launch(ScheduledCollectives.bcast(c, d, root, done), true);
+        }
+        done.accept(Collectives.bcast(c, d, root));
+        return null;
     }
 
     private static int elems(final Datatype t, final long extents)
@@ -871,8 +971,23 @@ public class Comm implements Freeable, Cloneable
         return (int)(extents * t.extentBytes / t.baseSize);
     }
 
+    private static Object checked(final Datatype t, final String what, final String arg, final Object buf, final int count)
+        throws MPIException
+    {
+        t.check(what, arg, buf, count);
+        return buf;
+    }
+
+    /** The bytes a rank contributes (none on the root's side of an intercommunicator collective). */
+    private static byte[] contribution(final CommState c, final int root, final Datatype t, final String what,
+        final Object buf, final int count) throws MPIException
+    {
+        return rootSide(c, root) ? new byte[0] : t.pack(checked(t, what, "sendbuf", buf, count), 0, count);
+    }
+
     /**
-     * {@code MPI_GATHER}.
+     * {@code MPI_GATHER}. On an intercommunicator the root ({@link MPI#ROOT}) receives
+     * {@code recvcount} elements from each process of the remote group.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements sent by each.
@@ -886,27 +1001,16 @@ public class Comm implements Freeable, Cloneable
     public final void gather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int recvcount, final Datatype recvtype, final int root) throws MPIException
     {
-        run(() ->
-        {
-            final CommState c = state();
-            final int[] counts = new int[c.size()];
-            final int[] displs = new int[c.size()];
-            for (int i = 0; i < counts.length; i++)
-            {
-                counts[i] = recvcount;
-                displs[i] = i * recvcount;
-            }
-            gatherv(c, "gather", sendtype.pack(checked(sendtype, "gather", "sendbuf", sendbuf, sendcount), 0, sendcount),
-                recvbuf, counts, displs, recvtype, root);
-            return null;
-        });
+        run(() -> gather(state(), "gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
 
-    private static Object checked(final Datatype t, final String what, final String arg, final Object buf, final int count)
-        throws MPIException
+    private static Request gather(final CommState c, final String what, final Object sendbuf, final int sendcount,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root,
+        final boolean nb) throws MPIException
     {
-        t.check(what, arg, buf, count);
-        return buf;
+        final int n = c.peerCount();
+        return gatherv(c, what, contribution(c, root, sendtype, what, sendbuf, sendcount), recvbuf, uniform(n, recvcount),
+            steps(n, recvcount), recvtype, root, nb);
     }
 
     /**
@@ -924,27 +1028,31 @@ public class Comm implements Freeable, Cloneable
         run(() ->
         {
             final CommState c = state();
+            intraOnly(c, "gather");
             final int off = c.myRank == root ? elems(type, (long)root * count) : 0;
             type.check("gather", "buf", buf, c.myRank == root ? count * c.size() : count);
-            final int[] counts = new int[c.size()];
-            final int[] displs = new int[c.size()];
-            for (int i = 0; i < counts.length; i++)
-            {
-                counts[i] = count;
-                displs[i] = i * count;
-            }
-            gatherv(c, "gather", type.pack(buf, off, count), buf, counts, displs, type, root);
-            return null;
+            return gatherv(c, "gather", type.pack(buf, off, count), buf, uniform(c.size(), count),
+                steps(c.size(), count), type, root, false);
         });
     }
 
-    private static void gatherv(final CommState c, final String what, final byte[] mine, final Object recvbuf,
-        final int[] recvcount, final int[] displs, final Datatype recvtype, final int root) throws MPIException
+    private static Request gatherv(final CommState c, final String what, final byte[] mine, final Object recvbuf,
+        final int[] recvcount, final int[] displs, final Datatype recvtype, final int root, final boolean nb)
+        throws MPIException
     {
-        checkRoot(c, what, root);
-        final int n = c.size();
+        final boolean inter = c.remote != null;
+        if (inter)
+        {
+            checkInterRoot(c, what, root);
+        }
+        else
+        {
+            checkRoot(c, what, root);
+        }
+        final boolean amRoot = inter ? root == MPI.ROOT : c.myRank == root;
+        final int n = c.peerCount();
         final int[] sizes = new int[n];
-        if (c.myRank == root)
+        if (amRoot)
         {
             counts(what, recvcount, displs, n);
             for (int i = 0; i < n; i++)
@@ -953,14 +1061,26 @@ public class Comm implements Freeable, Cloneable
                 sizes[i] = recvcount[i] * recvtype.wireSize;
             }
         }
-        final byte[][] parts = Collectives.gather(c, mine, sizes, root);
-        if (parts != null)
+        final ScheduledCollectives.Parts done = parts ->
         {
-            for (int i = 0; i < n; i++)
+            if (parts != null)
             {
-                recvtype.unpack(parts[i], Math.min(parts[i].length, sizes[i]), recvbuf, elems(recvtype, displs[i]));
+                for (int i = 0; i < n; i++)
+                {
+                    recvtype.unpack(parts[i], Math.min(parts[i].length, sizes[i]), recvbuf, elems(recvtype, displs[i]));
+                }
             }
+        };
+        if (inter)
+        {
+            return launch(ScheduledCollectives.interGather(c, mine, sizes, root, done), nb);
         }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.gather(c, mine, sizes, root, done), true);
+        }
+        done.accept(Collectives.gather(c, mine, sizes, root));
+        return null;
     }
 
     static void counts(final String what, final int[] counts, final int[] displs, final int n) throws MPIException
@@ -996,9 +1116,9 @@ public class Comm implements Freeable, Cloneable
     {
         run(() ->
         {
-            gatherv(state(), "gatherv", sendtype.pack(checked(sendtype, "gatherv", "sendbuf", sendbuf, sendcount), 0,
-                sendcount), recvbuf, recvcount, displs, recvtype, root);
-            return null;
+            final CommState c = state();
+            return gatherv(c, "gatherv", contribution(c, root, sendtype, "gatherv", sendbuf, sendcount), recvbuf,
+                recvcount, displs, recvtype, root, false);
         });
     }
 
@@ -1018,11 +1138,15 @@ public class Comm implements Freeable, Cloneable
         run(() ->
         {
             final CommState c = state();
+            if (c.remote != null)
+            {
+                // the root's form on an intercommunicator: it contributes nothing
+                return gatherv(c, "gatherv", new byte[0], recvbuf, recvcount, displs, recvtype, root, false);
+            }
             counts("gatherv", recvcount, displs, c.size());
             recvtype.check("gatherv", "recvbuf", recvbuf, displs[c.myRank] + recvcount[c.myRank]);
-            gatherv(c, "gatherv", recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]), recvcount[c.myRank]),
-                recvbuf, recvcount, displs, recvtype, root);
-            return null;
+            return gatherv(c, "gatherv", recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]), recvcount[c.myRank]),
+                recvbuf, recvcount, displs, recvtype, root, false);
         });
     }
 
@@ -1040,14 +1164,15 @@ public class Comm implements Freeable, Cloneable
     {
         run(() ->
         {
-            gatherv(state(), "gatherv", sendtype.pack(checked(sendtype, "gatherv", "sendbuf", sendbuf, sendcount), 0,
-                sendcount), null, null, null, null, root);
-            return null;
+            final CommState c = state();
+            return gatherv(c, "gatherv", contribution(c, root, sendtype, "gatherv", sendbuf, sendcount), null, null,
+                null, null, root, false);
         });
     }
 
     /**
-     * {@code MPI_SCATTER}.
+     * {@code MPI_SCATTER}. On an intercommunicator the root ({@link MPI#ROOT}) sends
+     * {@code sendcount} elements to each process of the remote group.
      *
      * @param sendbuf   send buffer (root).
      * @param sendcount elements to each.
@@ -1064,15 +1189,9 @@ public class Comm implements Freeable, Cloneable
         run(() ->
         {
             final CommState c = state();
-            final int[] counts = new int[c.size()];
-            final int[] displs = new int[c.size()];
-            for (int i = 0; i < counts.length; i++)
-            {
-                counts[i] = sendcount;
-                displs[i] = i * sendcount;
-            }
-            scatterv(c, "scatter", sendbuf, counts, displs, sendtype, recvbuf, 0, recvcount, recvtype, root);
-            return null;
+            final int n = c.peerCount();
+            return scatterv(c, "scatter", sendbuf, uniform(n, sendcount), steps(n, sendcount), sendtype, recvbuf, 0,
+                recvcount, recvtype, root, false);
         });
     }
 
@@ -1090,28 +1209,33 @@ public class Comm implements Freeable, Cloneable
         run(() ->
         {
             final CommState c = state();
-            final int[] counts = new int[c.size()];
-            final int[] displs = new int[c.size()];
-            for (int i = 0; i < counts.length; i++)
-            {
-                counts[i] = count;
-                displs[i] = i * count;
-            }
-            scatterv(c, "scatter", buf, counts, displs, type, buf, c.myRank == root ? elems(type, (long)root * count) : 0,
-                count, type, root);
-            return null;
+            intraOnly(c, "scatter");
+            return scatterv(c, "scatter", buf, uniform(c.size(), count), steps(c.size(), count), type, buf,
+                c.myRank == root ? elems(type, (long)root * count) : 0, count, type, root, false);
         });
     }
 
-    private static void scatterv(final CommState c, final String what, final Object sendbuf, final int[] sendcount,
+    private static Request scatterv(final CommState c, final String what, final Object sendbuf, final int[] sendcount,
         final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvOff, final int recvcount,
-        final Datatype recvtype, final int root) throws MPIException
+        final Datatype recvtype, final int root, final boolean nb) throws MPIException
     {
-        checkRoot(c, what, root);
-        final int n = c.size();
-        recvtype.check(what, "recvbuf", recvbuf, recvcount);
+        final boolean inter = c.remote != null;
+        if (inter)
+        {
+            checkInterRoot(c, what, root);
+        }
+        else
+        {
+            checkRoot(c, what, root);
+        }
+        final boolean amRoot = inter ? root == MPI.ROOT : c.myRank == root;
+        final int n = c.peerCount();
+        if (!rootSide(c, root))
+        {
+            recvtype.check(what, "recvbuf", recvbuf, recvcount);
+        }
         byte[][] parts = null;
-        if (c.myRank == root)
+        if (amRoot)
         {
             counts(what, sendcount, displs, n);
             parts = new byte[n][];
@@ -1121,8 +1245,24 @@ public class Comm implements Freeable, Cloneable
                 parts[i] = sendtype.pack(sendbuf, elems(sendtype, displs[i]), sendcount[i]);
             }
         }
-        final byte[] mine = Collectives.scatter(c, parts, recvcount * recvtype.wireSize, root);
-        recvtype.unpack(mine, Math.min(mine.length, recvcount * recvtype.wireSize), recvbuf, recvOff);
+        final int mySize = recvcount * recvtype.wireSize;
+        final ScheduledCollectives.Result done = mine ->
+        {
+            if (mine != null)
+            {
+                recvtype.unpack(mine, Math.min(mine.length, mySize), recvbuf, recvOff);
+            }
+        };
+        if (inter)
+        {
+            return launch(ScheduledCollectives.interScatter(c, parts, mySize, root, done), nb);
+        }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.scatter(c, parts, mySize, root, done), true);
+        }
+        done.accept(Collectives.scatter(c, parts, mySize, root));
+        return null;
     }
 
     /**
@@ -1141,15 +1281,13 @@ public class Comm implements Freeable, Cloneable
     public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root) throws MPIException
     {
-        run(() ->
-        {
-            scatterv(state(), "scatterv", sendbuf, sendcount, displs, sendtype, recvbuf, 0, recvcount, recvtype, root);
-            return null;
-        });
+        run(() -> scatterv(state(), "scatterv", sendbuf, sendcount, displs, sendtype, recvbuf, 0, recvcount, recvtype,
+            root, false));
     }
 
     /**
-     * {@code MPI_ALLGATHER}.
+     * {@code MPI_ALLGATHER}. On an intercommunicator each process receives {@code recvcount}
+     * elements from every process of the remote group.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements sent by each.
@@ -1162,20 +1300,16 @@ public class Comm implements Freeable, Cloneable
     public final void allGather(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int recvcount, final Datatype recvtype) throws MPIException
     {
-        run(() ->
-        {
-            final CommState c = state();
-            final int[] counts = new int[c.size()];
-            final int[] displs = new int[c.size()];
-            for (int i = 0; i < counts.length; i++)
-            {
-                counts[i] = recvcount;
-                displs[i] = i * recvcount;
-            }
-            allGatherv(c, sendtype.pack(checked(sendtype, "allGather", "sendbuf", sendbuf, sendcount), 0, sendcount),
-                recvbuf, counts, displs, recvtype);
-            return null;
-        });
+        run(() -> allGather(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    private static Request allGather(final CommState c, final Object sendbuf, final int sendcount,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final boolean nb)
+        throws MPIException
+    {
+        final int n = c.peerCount();
+        return allGatherv(c, sendtype.pack(checked(sendtype, "allGather", "sendbuf", sendbuf, sendcount), 0, sendcount),
+            recvbuf, uniform(n, recvcount), steps(n, recvcount), recvtype, nb);
     }
 
     /**
@@ -1191,23 +1325,17 @@ public class Comm implements Freeable, Cloneable
         run(() ->
         {
             final CommState c = state();
-            final int[] counts = new int[c.size()];
-            final int[] displs = new int[c.size()];
-            for (int i = 0; i < counts.length; i++)
-            {
-                counts[i] = count;
-                displs[i] = i * count;
-            }
+            intraOnly(c, "allGather");
             type.check("allGather", "buf", buf, count * c.size());
-            allGatherv(c, type.pack(buf, elems(type, (long)c.myRank * count), count), buf, counts, displs, type);
-            return null;
+            return allGatherv(c, type.pack(buf, elems(type, (long)c.myRank * count), count), buf,
+                uniform(c.size(), count), steps(c.size(), count), type, false);
         });
     }
 
-    private static void allGatherv(final CommState c, final byte[] mine, final Object recvbuf, final int[] recvcount,
-        final int[] displs, final Datatype recvtype) throws MPIException
+    private static Request allGatherv(final CommState c, final byte[] mine, final Object recvbuf,
+        final int[] recvcount, final int[] displs, final Datatype recvtype, final boolean nb) throws MPIException
     {
-        final int n = c.size();
+        final int n = c.peerCount();
         counts("allGatherv", recvcount, displs, n);
         int total = 0;
         final int[] sizes = new int[n];
@@ -1217,6 +1345,24 @@ public class Comm implements Freeable, Cloneable
             sizes[i] = recvcount[i] * recvtype.wireSize;
             total += sizes[i];
         }
+        final ScheduledCollectives.Parts done = parts ->
+        {
+            for (int i = 0; i < n; i++)
+            {
+                recvtype.unpack(parts[i], Math.min(parts[i].length, sizes[i]), recvbuf, elems(recvtype, displs[i]));
+            }
+        };
+        if (c.remote != null)
+        {
+            final byte[][] same = new byte[n][];
+            java.util.Arrays.fill(same, mine);
+            return launch(ScheduledCollectives.interAllToAll(c, "allGather", same, sizes, done), nb);
+        }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.allGather(c, mine, sizes, done), true);
+        }
+        // gather to rank 0, then broadcast the concatenation
         final byte[][] parts = Collectives.gather(c, mine, sizes, 0);
         final byte[] all = new byte[total];
         if (parts != null)
@@ -1227,10 +1373,13 @@ public class Comm implements Freeable, Cloneable
             }
         }
         final byte[] r = Collectives.bcast(c, all, 0);
+        final byte[][] got = new byte[n][];
         for (int i = 0, p = 0; i < n; p += sizes[i], i++)
         {
-            recvtype.unpack(java.util.Arrays.copyOfRange(r, p, p + sizes[i]), sizes[i], recvbuf, elems(recvtype, displs[i]));
+            got[i] = java.util.Arrays.copyOfRange(r, p, p + sizes[i]);
         }
+        done.accept(got);
+        return null;
     }
 
     /**
@@ -1248,12 +1397,8 @@ public class Comm implements Freeable, Cloneable
     public final void allGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
     {
-        run(() ->
-        {
-            allGatherv(state(), sendtype.pack(checked(sendtype, "allGatherv", "sendbuf", sendbuf, sendcount), 0,
-                sendcount), recvbuf, recvcount, displs, recvtype);
-            return null;
-        });
+        run(() -> allGatherv(state(), sendtype.pack(checked(sendtype, "allGatherv", "sendbuf", sendbuf, sendcount), 0,
+            sendcount), recvbuf, recvcount, displs, recvtype, false));
     }
 
     /**
@@ -1271,16 +1416,16 @@ public class Comm implements Freeable, Cloneable
         run(() ->
         {
             final CommState c = state();
+            intraOnly(c, "allGatherv");
             counts("allGatherv", recvcount, displs, c.size());
             recvtype.check("allGatherv", "recvbuf", recvbuf, displs[c.myRank] + recvcount[c.myRank]);
-            allGatherv(c, recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]), recvcount[c.myRank]), recvbuf,
-                recvcount, displs, recvtype);
-            return null;
+            return allGatherv(c, recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]), recvcount[c.myRank]), recvbuf,
+                recvcount, displs, recvtype, false);
         });
     }
 
     /**
-     * {@code MPI_ALLTOALL}.
+     * {@code MPI_ALLTOALL}. On an intercommunicator part j goes to process j of the remote group.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements to each.
@@ -1293,30 +1438,23 @@ public class Comm implements Freeable, Cloneable
     public final void allToAll(final Object sendbuf, final int sendcount, final Datatype sendtype, final Object recvbuf,
         final int recvcount, final Datatype recvtype) throws MPIException
     {
-        run(() ->
-        {
-            final int n = state().size();
-            final int[] sc = new int[n];
-            final int[] sd = new int[n];
-            final int[] rc = new int[n];
-            final int[] rd = new int[n];
-            for (int i = 0; i < n; i++)
-            {
-                sc[i] = sendcount;
-                sd[i] = i * sendcount;
-                rc[i] = recvcount;
-                rd[i] = i * recvcount;
-            }
-            allToAllv(state(), "allToAll", sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype);
-            return null;
-        });
+        run(() -> allToAll(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
     }
 
-    private static void allToAllv(final CommState c, final String what, final Object sendbuf, final int[] sendcount,
-        final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
-        final Datatype recvtype) throws MPIException
+    private static Request allToAll(final CommState c, final Object sendbuf, final int sendcount,
+        final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final boolean nb)
+        throws MPIException
     {
-        final int n = c.size();
+        final int n = c.peerCount();
+        return allToAllv(c, nb ? "iAllToAll" : "allToAll", sendbuf, uniform(n, sendcount), steps(n, sendcount), sendtype,
+            recvbuf, uniform(n, recvcount), steps(n, recvcount), recvtype, nb);
+    }
+
+    private static Request allToAllv(final CommState c, final String what, final Object sendbuf, final int[] sendcount,
+        final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype, final boolean nb) throws MPIException
+    {
+        final int n = c.peerCount();
         counts(what, sendcount, sdispls, n);
         counts(what, recvcount, rdispls, n);
         final byte[][] parts = new byte[n][];
@@ -1328,11 +1466,23 @@ public class Comm implements Freeable, Cloneable
             parts[i] = sendtype.pack(sendbuf, elems(sendtype, sdispls[i]), sendcount[i]);
             sizes[i] = recvcount[i] * recvtype.wireSize;
         }
-        final byte[][] got = Collectives.allToAll(c, parts, sizes);
-        for (int i = 0; i < n; i++)
+        final ScheduledCollectives.Parts done = got ->
         {
-            recvtype.unpack(got[i], Math.min(got[i].length, sizes[i]), recvbuf, elems(recvtype, rdispls[i]));
+            for (int i = 0; i < n; i++)
+            {
+                recvtype.unpack(got[i], Math.min(got[i].length, sizes[i]), recvbuf, elems(recvtype, rdispls[i]));
+            }
+        };
+        if (c.remote != null)
+        {
+            return launch(ScheduledCollectives.interAllToAll(c, what, parts, sizes, done), nb);
         }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.allToAll(c, parts, sizes, done), true);
+        }
+        done.accept(Collectives.allToAll(c, parts, sizes));
+        return null;
     }
 
     /**
@@ -1352,16 +1502,15 @@ public class Comm implements Freeable, Cloneable
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype) throws MPIException
     {
-        run(() ->
-        {
-            allToAllv(state(), "allToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
-            return null;
-        });
+        run(() -> allToAllv(state(), "allToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+            recvtype, false));
     }
 
     /**
      * {@code MPI_REDUCE} (the Elanlib tree reduction, {@code elan_reduce}, on communicators of the
-     * whole job and up to 64 KB; a binomial tree over point-to-point otherwise).
+     * whole job and up to 64 KB; a binomial tree over point-to-point otherwise). On an
+     * intercommunicator the remote group's data is reduced to the root ({@link MPI#ROOT}; its
+     * group's other members pass {@link MPI#PROC_NULL}).
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer (root).
@@ -1374,31 +1523,54 @@ public class Comm implements Freeable, Cloneable
     public final void reduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op, final int root) throws MPIException
     {
-        run(() ->
-        {
-            reduce(state(), "reduce", sendbuf, recvbuf, count, type, op, root, false);
-            return null;
-        });
+        run(() -> reduce(state(), "reduce", sendbuf, recvbuf, count, type, op, root, false, false));
     }
 
-    private static void reduce(final CommState c, final String what, final Object sendbuf, final Object recvbuf,
-        final int count, final Datatype type, final Op op, final int root, final boolean all) throws MPIException
+    private static Request reduce(final CommState c, final String what, final Object sendbuf, final Object recvbuf,
+        final int count, final Datatype type, final Op op, final int root, final boolean all, final boolean nb)
+        throws MPIException
     {
+        final boolean inter = c.remote != null;
         if (!all)
         {
-            checkRoot(c, what, root);
+            if (inter)
+            {
+                checkInterRoot(c, what, root);
+            }
+            else
+            {
+                checkRoot(c, what, root);
+            }
         }
-        type.check(what, "sendbuf", sendbuf, count);
-        if (all || c.myRank == root)
+        final boolean contributes = all || !rootSide(c, root);
+        final boolean result = all || (inter ? root == MPI.ROOT : c.myRank == root);
+        if (contributes)
+        {
+            type.check(what, "sendbuf", sendbuf, count);
+        }
+        if (result)
         {
             type.check(what, "recvbuf", recvbuf, count);
         }
         op.check(what, type);
-        final byte[] r = Collectives.reduce(c, type.pack(sendbuf, 0, count), count, type, op, root, all);
-        if (r != null)
+        final byte[] d = contributes ? type.pack(sendbuf, 0, count) : new byte[count * type.wireSize];
+        final ScheduledCollectives.Result done = r ->
         {
-            type.unpack(r, r.length, recvbuf, 0);
+            if (r != null)
+            {
+                type.unpack(r, r.length, recvbuf, 0);
+            }
+        };
+        if (inter)
+        {
+            return launch(ScheduledCollectives.interReduce(c, d, count, type, op, root, all, done), nb);
         }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.reduce(c, d, count, type, op, root, all, done), true);
+        }
+        done.accept(Collectives.reduce(c, d, count, type, op, root, all));
+        return null;
     }
 
     /**
@@ -1418,7 +1590,8 @@ public class Comm implements Freeable, Cloneable
     }
 
     /**
-     * {@code MPI_ALLREDUCE}.
+     * {@code MPI_ALLREDUCE}. On an intercommunicator each group receives the reduction of the
+     * other group's data.
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
@@ -1430,11 +1603,7 @@ public class Comm implements Freeable, Cloneable
     public final void allReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        run(() ->
-        {
-            reduce(state(), "allReduce", sendbuf, recvbuf, count, type, op, 0, true);
-            return null;
-        });
+        run(() -> reduce(state(), "allReduce", sendbuf, recvbuf, count, type, op, 0, true, false));
     }
 
     /**
@@ -1452,47 +1621,62 @@ public class Comm implements Freeable, Cloneable
     }
 
     /**
-     * {@code MPI_REDUCE_SCATTER}.
+     * {@code MPI_REDUCE_SCATTER} (intracommunicators: a reduction to rank 0, then a scatter).
      *
      * @param sendbuf    send buffer.
      * @param recvbuf    receive buffer.
      * @param recvcounts elements of the result each rank receives.
      * @param type       their type.
      * @param op         the operator.
-     * @throws MPIException on an error.
+     * @throws MPIException on an error ({@link MPI#ERR_COMM} on an intercommunicator).
      */
     public final void reduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
         final Datatype type, final Op op) throws MPIException
     {
-        run(() ->
+        run(() -> reduceScatter(state(), "reduceScatter", sendbuf, recvbuf, recvcounts, type, op, false));
+    }
+
+    private static Request reduceScatter(final CommState c, final String what, final Object sendbuf,
+        final Object recvbuf, final int[] recvcounts, final Datatype type, final Op op, final boolean nb)
+        throws MPIException
+    {
+        if (c.remote != null)
         {
-            final CommState c = state();
-            final int n = c.size();
-            counts("reduceScatter", recvcounts, null, n);
-            int total = 0;
-            final int[] displs = new int[n];
+            throw new MPIException(MPI.ERR_COMM, what + " on intercommunicator " + c + " is not supported (merge() it "
+                + "into an intracommunicator first)");
+        }
+        final int n = c.size();
+        counts(what, recvcounts, null, n);
+        int total = 0;
+        final int[] displs = new int[n];
+        final int[] sizes = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            displs[i] = total;
+            total += recvcounts[i];
+            sizes[i] = recvcounts[i] * type.wireSize;
+        }
+        type.check(what, "sendbuf", sendbuf, total);
+        op.check(what, type);
+        type.check(what, "recvbuf", recvbuf, recvcounts[c.myRank]);
+        final ScheduledCollectives.Result done = mine -> type.unpack(mine, mine.length, recvbuf, 0);
+        if (nb)
+        {
+            return launch(ScheduledCollectives.reduceScatter(c, type.pack(sendbuf, 0, total), total, type, op, sizes,
+                done), true);
+        }
+        final byte[] r = Collectives.reduce(c, type.pack(sendbuf, 0, total), total, type, op, 0, false);
+        final byte[][] parts = new byte[n][];
+        if (c.myRank == 0)
+        {
             for (int i = 0; i < n; i++)
             {
-                displs[i] = total;
-                total += recvcounts[i];
+                parts[i] = java.util.Arrays.copyOfRange(r, displs[i] * type.wireSize,
+                    (displs[i] + recvcounts[i]) * type.wireSize);
             }
-            type.check("reduceScatter", "sendbuf", sendbuf, total);
-            op.check("reduceScatter", type);
-            final byte[] r = Collectives.reduce(c, type.pack(sendbuf, 0, total), total, type, op, 0, false);
-            final byte[][] parts = new byte[n][];
-            if (c.myRank == 0)
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    parts[i] = java.util.Arrays.copyOfRange(r, displs[i] * type.wireSize,
-                        (displs[i] + recvcounts[i]) * type.wireSize);
-                }
-            }
-            type.check("reduceScatter", "recvbuf", recvbuf, recvcounts[c.myRank]);
-            final byte[] mine = Collectives.scatter(c, parts, recvcounts[c.myRank] * type.wireSize, 0);
-            type.unpack(mine, mine.length, recvbuf, 0);
-            return null;
-        });
+        }
+        done.accept(Collectives.scatter(c, parts, sizes[c.myRank], 0));
+        return null;
     }
 
     /**
@@ -1523,9 +1707,8 @@ public class Comm implements Freeable, Cloneable
     public final void reduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
         final Datatype type, final Op op) throws MPIException
     {
-        final int[] counts = new int[getSize()];
-        java.util.Arrays.fill(counts, recvcount);
-        reduceScatter(sendbuf, recvbuf, counts, type, op);
+        run(() -> reduceScatter(state(), "reduceScatterBlock", sendbuf, recvbuf, uniform(state().size(), recvcount),
+            type, op, false));
     }
 
     /**
@@ -1565,9 +1748,14 @@ public class Comm implements Freeable, Cloneable
     }
 
     // ------------------------------------------------------------------ non-blocking collectives
+    //
+    // Each starts the collective's schedule (ScheduledCollectives) and returns it as the request:
+    // round 0's sends and receives are under way when the call returns; a test or wait on the
+    // request, or any MPI call on the rank, advances the later rounds. Send buffers are packed at
+    // the call; receive buffers are written when the request completes.
 
     /**
-     * {@code MPI_IGATHER} (runs to completion at the call).
+     * {@code MPI_IGATHER}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements.
@@ -1576,18 +1764,18 @@ public class Comm implements Freeable, Cloneable
      * @param recvcount elements from each.
      * @param recvtype  type.
      * @param root      root.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root) throws MPIException
     {
-        gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-        return Request.completed(state(), Status.empty());
+        return call(() -> gather(state(), "iGather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+            true));
     }
 
     /**
-     * {@code MPI_ISCATTER} (runs to completion at the call).
+     * {@code MPI_ISCATTER}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements to each.
@@ -1596,18 +1784,23 @@ public class Comm implements Freeable, Cloneable
      * @param recvcount elements.
      * @param recvtype  type.
      * @param root      root.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iScatter(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype, final int root) throws MPIException
     {
-        scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-        return Request.completed(state(), Status.empty());
+        return call(() ->
+        {
+            final CommState c = state();
+            final int n = c.peerCount();
+            return scatterv(c, "iScatter", sendbuf, uniform(n, sendcount), steps(n, sendcount), sendtype, recvbuf, 0,
+                recvcount, recvtype, root, true);
+        });
     }
 
     /**
-     * {@code MPI_IALLGATHER} (runs to completion at the call).
+     * {@code MPI_IALLGATHER}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements.
@@ -1615,18 +1808,17 @@ public class Comm implements Freeable, Cloneable
      * @param recvbuf   receive buffer.
      * @param recvcount elements from each.
      * @param recvtype  type.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
     {
-        allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-        return Request.completed(state(), Status.empty());
+        return call(() -> allGather(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
     }
 
     /**
-     * {@code MPI_IALLTOALL} (runs to completion at the call).
+     * {@code MPI_IALLTOALL}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements to each.
@@ -1634,18 +1826,17 @@ public class Comm implements Freeable, Cloneable
      * @param recvbuf   receive buffer.
      * @param recvcount elements from each.
      * @param recvtype  type.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
     {
-        allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-        return Request.completed(state(), Status.empty());
+        return call(() -> allToAll(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true));
     }
 
     /**
-     * {@code MPI_IREDUCE} (runs to completion at the call).
+     * {@code MPI_IREDUCE}: a binomial reduction as a schedule (children combined in rank order).
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
@@ -1653,36 +1844,50 @@ public class Comm implements Freeable, Cloneable
      * @param type    type.
      * @param op      operator.
      * @param root    root.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op, final int root) throws MPIException
     {
-        reduce(sendbuf, recvbuf, count, type, op, root);
-        return Request.completed(state(), Status.empty());
+        return call(() -> reduce(state(), "iReduce", sendbuf, recvbuf, count, type, op, root, false, true));
     }
 
     /**
-     * {@code MPI_IALLREDUCE} (runs to completion at the call).
+     * {@code MPI_IALLREDUCE}: a binomial reduction to rank 0 then a binomial broadcast, as a schedule.
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
      * @param count   elements.
      * @param type    type.
      * @param op      operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iAllReduce(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        allReduce(sendbuf, recvbuf, count, type, op);
-        return Request.completed(state(), Status.empty());
+        return call(() -> reduce(state(), "iAllReduce", sendbuf, recvbuf, count, type, op, 0, true, true));
     }
 
     /**
-     * {@code MPI_IGATHERV} (runs to completion at the call).
+     * {@code MPI_IALLREDUCE} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  type.
+     * @param op    operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllReduce(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iAllReduce(buf, buf, count, type, op);
+    }
+
+    /**
+     * {@code MPI_IGATHERV}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements.
@@ -1692,19 +1897,23 @@ public class Comm implements Freeable, Cloneable
      * @param displs    displacements.
      * @param recvtype  type.
      * @param root      root.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype, final int root)
         throws MPIException
     {
-        gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
-        return Request.completed(state(), Status.empty());
+        return call(() ->
+        {
+            final CommState c = state();
+            return gatherv(c, "iGatherv", contribution(c, root, sendtype, "iGatherv", sendbuf, sendcount), recvbuf,
+                recvcount, displs, recvtype, root, true);
+        });
     }
 
     /**
-     * {@code MPI_ISCATTERV} (runs to completion at the call).
+     * {@code MPI_ISCATTERV}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements to each rank.
@@ -1714,19 +1923,19 @@ public class Comm implements Freeable, Cloneable
      * @param recvcount elements.
      * @param recvtype  type.
      * @param root      root.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
         final Datatype sendtype, final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
         throws MPIException
     {
-        scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
-        return Request.completed(state(), Status.empty());
+        return call(() -> scatterv(state(), "iScatterv", sendbuf, sendcount, displs, sendtype, recvbuf, 0, recvcount,
+            recvtype, root, true));
     }
 
     /**
-     * {@code MPI_IALLGATHERV} (runs to completion at the call).
+     * {@code MPI_IALLGATHERV}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements.
@@ -1735,18 +1944,18 @@ public class Comm implements Freeable, Cloneable
      * @param recvcount elements from each rank.
      * @param displs    displacements.
      * @param recvtype  type.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
         final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
     {
-        allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
-        return Request.completed(state(), Status.empty());
+        return call(() -> allGatherv(state(), sendtype.pack(checked(sendtype, "iAllGatherv", "sendbuf", sendbuf,
+            sendcount), 0, sendcount), recvbuf, recvcount, displs, recvtype, true));
     }
 
     /**
-     * {@code MPI_IALLTOALLV} (runs to completion at the call).
+     * {@code MPI_IALLTOALLV}.
      *
      * @param sendbuf   send buffer.
      * @param sendcount elements to each rank.
@@ -1756,50 +1965,736 @@ public class Comm implements Freeable, Cloneable
      * @param recvcount elements from each rank.
      * @param rdispls   receive displacements.
      * @param recvtype  type.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
         final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
         final Datatype recvtype) throws MPIException
     {
-        allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
-        return Request.completed(state(), Status.empty());
+        return call(() -> allToAllv(state(), "iAllToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount,
+            rdispls, recvtype, true));
     }
 
     /**
-     * {@code MPI_IREDUCE_SCATTER} (runs to completion at the call).
+     * {@code MPI_IREDUCE_SCATTER}.
      *
      * @param sendbuf    send buffer.
      * @param recvbuf    receive buffer.
      * @param recvcounts elements each rank receives.
      * @param type       type.
      * @param op         operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iReduceScatter(final Object sendbuf, final Object recvbuf, final int[] recvcounts,
         final Datatype type, final Op op) throws MPIException
     {
-        reduceScatter(sendbuf, recvbuf, recvcounts, type, op);
-        return Request.completed(state(), Status.empty());
+        return call(() -> reduceScatter(state(), "iReduceScatter", sendbuf, recvbuf, recvcounts, type, op, true));
     }
 
     /**
-     * {@code MPI_IREDUCE_SCATTER_BLOCK} (runs to completion at the call).
+     * {@code MPI_IREDUCE_SCATTER_BLOCK}.
      *
      * @param sendbuf   send buffer.
      * @param recvbuf   receive buffer.
      * @param recvcount elements each rank receives.
      * @param type      type.
      * @param op        operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iReduceScatterBlock(final Object sendbuf, final Object recvbuf, final int recvcount,
         final Datatype type, final Op op) throws MPIException
     {
-        reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op);
-        return Request.completed(state(), Status.empty());
+        return call(() -> reduceScatter(state(), "iReduceScatterBlock", sendbuf, recvbuf,
+            uniform(state().size(), recvcount), type, op, true));
+    }
+
+    // ------------------------------------------------------------------ more of the bindings' API
+
+    /**
+     * {@code MPI_IBSEND} (the bindings' name).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request (complete: the message is in the attached buffer).
+     * @throws MPIException on an error.
+     */
+    public final Request ibSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iBSend(buf, count, type, dest, tag);
+    }
+
+    /**
+     * {@code MPI_ISSEND} (the bindings' name).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request isSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iSSend(buf, count, type, dest, tag);
+    }
+
+    /**
+     * {@code MPI_IRSEND} (the bindings' name).
+     *
+     * @param buf   send buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param dest  destination.
+     * @param tag   tag.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request irSend(final Buffer buf, final int count, final Datatype type, final int dest, final int tag)
+        throws MPIException
+    {
+        return iRSend(buf, count, type, dest, tag);
+    }
+
+    /** Sets the request an {@link #iDup} returns through {@link #getRequest()}. */
+    static <C extends Comm> C withRequest(final C c, final CommState of)
+    {
+        c.request = Request.completed(of, Status.empty());
+        return c;
+    }
+
+    /**
+     * {@code MPI_COMM_IDUP}: duplicates the communicator; here the duplication completes in the
+     * call (it is a collective agreement on a context id), and {@link #getRequest()} of the new
+     * communicator returns a completed request.
+     *
+     * @return the new communicator.
+     * @throws MPIException on an error.
+     */
+    public Comm iDup() throws MPIException
+    {
+        final Comm d = dup();
+        return withRequest(d, d.state());
+    }
+
+    /**
+     * The request of a communicator made by {@link #iDup}.
+     *
+     * @return the request, or null when the communicator was not made by {@code iDup}.
+     */
+    public final Request getRequest()
+    {
+        return request;
+    }
+
+    /**
+     * {@code MPI_COMM_SET_INFO}: keeps the hints (none changes this implementation's behaviour).
+     *
+     * @param info the hints.
+     * @throws MPIException on an error.
+     */
+    public final void setInfo(final Info info) throws MPIException
+    {
+        state().info = info.dup();
+    }
+
+    /**
+     * {@code MPI_COMM_GET_INFO}.
+     *
+     * @return a copy of the hints set (empty if none).
+     * @throws MPIException on an error.
+     */
+    public final Info getInfo() throws MPIException
+    {
+        final CommState c = state();
+        return c.info == null ? new Info() : c.info.dup();
+    }
+
+    /**
+     * {@code MPI_COMM_CREATE_KEYVAL}.
+     *
+     * @return a new attribute key (of the calling rank).
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static int createKeyval() throws MPIException
+    {
+        return Rank.current().nextKeyval++;
+    }
+
+    /**
+     * {@code MPI_COMM_FREE_KEYVAL}.
+     *
+     * @param keyval the key.
+     * @throws MPIException with {@link MPI#ERR_KEYVAL} for a key never created.
+     */
+    public static void freeKeyval(final int keyval) throws MPIException
+    {
+        if (keyval < Rank.FIRST_KEYVAL || keyval >= Rank.current().nextKeyval)
+        {
+            throw new MPIException(MPI.ERR_KEYVAL, "freeKeyval: " + keyval + " is not a key from createKeyval");
+        }
+    }
+
+    /**
+     * {@code MPI_COMM_SET_ATTR}.
+     *
+     * @param keyval a key from {@link #createKeyval()}.
+     * @param value  the value.
+     * @throws MPIException with {@link MPI#ERR_KEYVAL} for a predefined or unknown key.
+     */
+    public final void setAttr(final int keyval, final Object value) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            if (keyval < Rank.FIRST_KEYVAL || keyval >= c.rank.nextKeyval)
+            {
+                throw new MPIException(MPI.ERR_KEYVAL, "setAttr: " + keyval + " is not a key from createKeyval");
+            }
+            c.attributes.put(keyval, value);
+            return null;
+        });
+    }
+
+    /**
+     * {@code MPI_COMM_GET_ATTR}: a user attribute, or a predefined one: {@link MPI#TAG_UB}
+     * (Integer), {@link MPI#HOST} ({@link MPI#PROC_NULL}), {@link MPI#IO} (the caller's rank),
+     * {@link MPI#WTIME_IS_GLOBAL} (Boolean true: every rank reads the one simulated clock),
+     * {@link MPI#UNIVERSE_SIZE} (the job's size), {@link MPI#LASTUSEDCODE}; {@link MPI#APPNUM} is unset.
+     *
+     * @param keyval the key.
+     * @return the value, or null when unset.
+     * @throws MPIException on an error.
+     */
+    public final Object getAttr(final int keyval) throws MPIException
+    {
+        final CommState c = state();
+        return switch (keyval)
+        {
+            case MPI.TAG_UB -> CommState.TAG_MASK;
+            case MPI.HOST -> MPI.PROC_NULL;
+            case MPI.IO -> c.myRank;
+            case MPI.WTIME_IS_GLOBAL -> Boolean.TRUE;
+            case MPI.UNIVERSE_SIZE -> c.rank.base.nvp();
+            case MPI.LASTUSEDCODE -> MPI.ERR_LASTCODE;
+            default -> c.attributes.get(keyval);
+        };
+    }
+
+    /**
+     * {@code MPI_COMM_DELETE_ATTR}.
+     *
+     * @param keyval the key.
+     * @throws MPIException on an error.
+     */
+    public final void deleteAttr(final int keyval) throws MPIException
+    {
+        state().attributes.remove(keyval);
+    }
+
+    // ------------------------------------------------------------------ neighbourhood collectives
+
+    private static Request neighbourExchange(final CommState c, final String what, final byte[][] parts,
+        final Object recvbuf, final int[] recvcount, final int[] rdispls, final Datatype recvtype, final boolean nb)
+        throws MPIException
+    {
+        final int[][] nbr = c.neighbours();
+        final int n = nbr[0].length;
+        counts(what, recvcount, rdispls, n);
+        final int[] sizes = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            recvtype.check(what, "recvbuf", recvbuf, rdispls[i] + recvcount[i]);
+            sizes[i] = recvcount[i] * recvtype.wireSize;
+        }
+        return launch(ScheduledCollectives.neighbours(c, what, parts, sizes, got ->
+        {
+            for (int i = 0; i < n; i++)
+            {
+                if (got[i] != null)
+                {
+                    recvtype.unpack(got[i], Math.min(got[i].length, sizes[i]), recvbuf, elems(recvtype, rdispls[i]));
+                }
+            }
+        }), nb);
+    }
+
+    private static Request neighbourGather(final CommState c, final String what, final Object sendbuf,
+        final int sendcount, final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype, final boolean nb) throws MPIException
+    {
+        final byte[] mine = sendtype.pack(checked(sendtype, what, "sendbuf", sendbuf, sendcount), 0, sendcount);
+        final byte[][] parts = new byte[c.neighbours()[1].length][];
+        java.util.Arrays.fill(parts, mine);
+        return neighbourExchange(c, what, parts, recvbuf, recvcount, displs, recvtype, nb);
+    }
+
+    private static Request neighbourAllToAll(final CommState c, final String what, final Object sendbuf,
+        final int[] sendcount, final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int[] recvcount,
+        final int[] rdispls, final Datatype recvtype, final boolean nb) throws MPIException
+    {
+        final int m = c.neighbours()[1].length;
+        counts(what, sendcount, sdispls, m);
+        final byte[][] parts = new byte[m][];
+        for (int j = 0; j < m; j++)
+        {
+            sendtype.check(what, "sendbuf", sendbuf, sdispls[j] + sendcount[j]);
+            parts[j] = sendtype.pack(sendbuf, elems(sendtype, sdispls[j]), sendcount[j]);
+        }
+        return neighbourExchange(c, what, parts, recvbuf, recvcount, rdispls, recvtype, nb);
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLGATHER}: sends the buffer to every neighbour and receives
+     * {@code recvcount} elements from each, in the topology's neighbour order (Cartesian: -1 then
+     * +1 of each dimension; {@link MPI#PROC_NULL} neighbours leave their block untouched).
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @throws MPIException with {@link MPI#ERR_TOPOLOGY} on a communicator without topology.
+     */
+    public final void neighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int n = c.neighbours()[0].length;
+            return neighbourGather(c, "neighborAllGather", sendbuf, sendcount, sendtype, recvbuf, uniform(n, recvcount),
+                steps(n, recvcount), recvtype, false);
+        });
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLGATHER}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllGather(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            final int n = c.neighbours()[0].length;
+            return neighbourGather(c, "iNeighborAllGather", sendbuf, sendcount, sendtype, recvbuf,
+                uniform(n, recvcount), steps(n, recvcount), recvtype, true);
+        });
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLGATHERV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param displs    where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void neighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        run(() -> neighbourGather(state(), "neighborAllGatherv", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            displs, recvtype, false));
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLGATHERV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param displs    where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int[] recvcount, final int[] displs, final Datatype recvtype) throws MPIException
+    {
+        return call(() -> neighbourGather(state(), "iNeighborAllGatherv", sendbuf, sendcount, sendtype, recvbuf,
+            recvcount, displs, recvtype, true));
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLTOALL}: block j of the send buffer goes to neighbour j, block i of
+     * the receive buffer comes from neighbour i.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void neighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        run(() ->
+        {
+            final CommState c = state();
+            final int[][] nbr = c.neighbours();
+            return neighbourAllToAll(c, "neighborAllToAll", sendbuf, uniform(nbr[1].length, sendcount),
+                steps(nbr[1].length, sendcount), sendtype, recvbuf, uniform(nbr[0].length, recvcount),
+                steps(nbr[0].length, recvcount), recvtype, false);
+        });
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLTOALL}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllToAll(final Object sendbuf, final int sendcount, final Datatype sendtype,
+        final Object recvbuf, final int recvcount, final Datatype recvtype) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            final int[][] nbr = c.neighbours();
+            return neighbourAllToAll(c, "iNeighborAllToAll", sendbuf, uniform(nbr[1].length, sendcount),
+                steps(nbr[1].length, sendcount), sendtype, recvbuf, uniform(nbr[0].length, recvcount),
+                steps(nbr[0].length, recvcount), recvtype, true);
+        });
+    }
+
+    /**
+     * {@code MPI_NEIGHBOR_ALLTOALLV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sdispls   where each neighbour's block is.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param rdispls   where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @throws MPIException on an error.
+     */
+    public final void neighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        run(() -> neighbourAllToAll(state(), "neighborAllToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            recvcount, rdispls, recvtype, false));
+    }
+
+    /**
+     * {@code MPI_INEIGHBOR_ALLTOALLV}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each neighbour.
+     * @param sdispls   where each neighbour's block is.
+     * @param sendtype  their type.
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each neighbour.
+     * @param rdispls   where each neighbour's block goes.
+     * @param recvtype  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iNeighborAllToAllv(final Object sendbuf, final int[] sendcount, final int[] sdispls,
+        final Datatype sendtype, final Object recvbuf, final int[] recvcount, final int[] rdispls,
+        final Datatype recvtype) throws MPIException
+    {
+        return call(() -> neighbourAllToAll(state(), "iNeighborAllToAllv", sendbuf, sendcount, sdispls, sendtype,
+            recvbuf, recvcount, rdispls, recvtype, true));
+    }
+
+    // ------------------------------------------------------------------ in-place forms
+
+    /**
+     * {@code MPI_SCATTERV} in place at the root: the root keeps its own part in {@code sendbuf}.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param displs    displacements.
+     * @param sendtype  their type.
+     * @param root      the root (the caller).
+     * @throws MPIException on an error.
+     */
+    public final void scatterv(final Object sendbuf, final int[] sendcount, final int[] displs, final Datatype sendtype,
+        final int root) throws MPIException
+    {
+        run(() -> scattervInPlaceRoot(state(), "scatterv", sendbuf, sendcount, displs, sendtype, root, false));
+    }
+
+    /**
+     * {@code MPI_SCATTERV} at a non-root process (the form that goes with the in-place root).
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements received.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @throws MPIException on an error.
+     */
+    public final void scatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        run(() -> scatterv(state(), "scatterv", null, null, null, recvtype, recvbuf, 0, recvcount, recvtype, root,
+            false));
+    }
+
+    private static Request scattervInPlaceRoot(final CommState c, final String what, final Object sendbuf,
+        final int[] sendcount, final int[] displs, final Datatype sendtype, final int root, final boolean nb)
+        throws MPIException
+    {
+        intraOnly(c, what);
+        counts(what, sendcount, displs, c.size());
+        // the root "receives" its own part onto itself: unpacking it where it already is changes nothing
+        return scatterv(c, what, sendbuf, sendcount, displs, sendtype, sendbuf, elems(sendtype, displs[c.myRank]),
+            sendcount[c.myRank], sendtype, root, nb);
+    }
+
+    /**
+     * {@code MPI_IGATHER} in place (the root's part is already in {@code buf}).
+     *
+     * @param buf   the buffer.
+     * @param count elements per process.
+     * @param type  their type.
+     * @param root  the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGather(final Object buf, final int count, final Datatype type, final int root)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iGather");
+            final int off = c.myRank == root ? elems(type, (long)root * count) : 0;
+            type.check("iGather", "buf", buf, c.myRank == root ? count * c.size() : count);
+            return gatherv(c, "iGather", type.pack(buf, off, count), buf, uniform(c.size(), count),
+                steps(c.size(), count), type, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IGATHERV} at a root whose own part is in place.
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements from each rank.
+     * @param displs    displacements.
+     * @param recvtype  their type.
+     * @param root      the root (the caller).
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGatherv(final Object recvbuf, final int[] recvcount, final int[] displs,
+        final Datatype recvtype, final int root) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iGatherv");
+            counts("iGatherv", recvcount, displs, c.size());
+            recvtype.check("iGatherv", "recvbuf", recvbuf, displs[c.myRank] + recvcount[c.myRank]);
+            return gatherv(c, "iGatherv", recvtype.pack(recvbuf, elems(recvtype, displs[c.myRank]),
+                recvcount[c.myRank]), recvbuf, recvcount, displs, recvtype, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IGATHERV} at a non-root process.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements sent.
+     * @param sendtype  their type.
+     * @param root      the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iGatherv(final Object sendbuf, final int sendcount, final Datatype sendtype, final int root)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            return gatherv(c, "iGatherv", contribution(c, root, sendtype, "iGatherv", sendbuf, sendcount), null, null,
+                null, null, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_ISCATTER} in place at the root.
+     *
+     * @param buf   the buffer (all parts at root, one part elsewhere).
+     * @param count elements per process.
+     * @param type  their type.
+     * @param root  the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatter(final Object buf, final int count, final Datatype type, final int root)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iScatter");
+            return scatterv(c, "iScatter", buf, uniform(c.size(), count), steps(c.size(), count), type, buf,
+                c.myRank == root ? elems(type, (long)root * count) : 0, count, type, root, true);
+        });
+    }
+
+    /**
+     * {@code MPI_ISCATTERV} in place at the root.
+     *
+     * @param sendbuf   send buffer.
+     * @param sendcount elements to each rank.
+     * @param displs    displacements.
+     * @param sendtype  their type.
+     * @param root      the root (the caller).
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatterv(final Object sendbuf, final int[] sendcount, final int[] displs,
+        final Datatype sendtype, final int root) throws MPIException
+    {
+        return call(() -> scattervInPlaceRoot(state(), "iScatterv", sendbuf, sendcount, displs, sendtype, root, true));
+    }
+
+    /**
+     * {@code MPI_ISCATTERV} at a non-root process.
+     *
+     * @param recvbuf   receive buffer.
+     * @param recvcount elements received.
+     * @param recvtype  their type.
+     * @param root      the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScatterv(final Object recvbuf, final int recvcount, final Datatype recvtype, final int root)
+        throws MPIException
+    {
+        return call(() -> scatterv(state(), "iScatterv", null, null, null, recvtype, recvbuf, 0, recvcount, recvtype,
+            root, true));
+    }
+
+    /**
+     * {@code MPI_IALLGATHER} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements per process.
+     * @param type  their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGather(final Object buf, final int count, final Datatype type) throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iAllGather");
+            type.check("iAllGather", "buf", buf, count * c.size());
+            return allGatherv(c, type.pack(buf, elems(type, (long)c.myRank * count), count), buf,
+                uniform(c.size(), count), steps(c.size(), count), type, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IALLGATHERV} in place.
+     *
+     * @param buf    the buffer.
+     * @param count  elements from each rank.
+     * @param displs displacements.
+     * @param type   their type.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iAllGatherv(final Object buf, final int[] count, final int[] displs, final Datatype type)
+        throws MPIException
+    {
+        return call(() ->
+        {
+            final CommState c = state();
+            intraOnly(c, "iAllGatherv");
+            counts("iAllGatherv", count, displs, c.size());
+            type.check("iAllGatherv", "buf", buf, displs[c.myRank] + count[c.myRank]);
+            return allGatherv(c, type.pack(buf, elems(type, displs[c.myRank]), count[c.myRank]), buf, count, displs,
+                type, true);
+        });
+    }
+
+    /**
+     * {@code MPI_IREDUCE} in place at the root.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  their type.
+     * @param op    the operator.
+     * @param root  the root.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduce(final Object buf, final int count, final Datatype type, final Op op, final int root)
+        throws MPIException
+    {
+        return iReduce(buf, buf, count, type, op, root);
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER} in place.
+     *
+     * @param buf    the buffer.
+     * @param counts elements each rank receives.
+     * @param type   their type.
+     * @param op     the operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatter(final Object buf, final int[] counts, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iReduceScatter(buf, buf, counts, type, op);
+    }
+
+    /**
+     * {@code MPI_IREDUCE_SCATTER_BLOCK} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements each rank receives.
+     * @param type  their type.
+     * @param op    the operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iReduceScatterBlock(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iReduceScatterBlock(buf, buf, count, type, op);
     }
 }

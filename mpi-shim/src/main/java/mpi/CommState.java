@@ -43,6 +43,15 @@ final class CommState
     boolean[] periods;
     int[] graphIndex;
     int[] graphEdges;
+    /** A distributed graph's edges into and out of this process (and their weights, null when unweighted). */
+    int[] distSources;
+    int[] distSourceWeights;
+    int[] distDestinations;
+    int[] distDestWeights;
+    /** {@code MPI_COMM_SET_INFO}'s hints. */
+    Info info;
+    /** {@code MPI_COMM_SET_ATTR}'s values. */
+    final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
     /** Collective tags: every collective call takes the next, so successive collectives never mix. */
     private int collSeq;
 
@@ -93,6 +102,78 @@ final class CommState
     int rankOf(final int vp)
     {
         return rankOfVp[vp];
+    }
+
+    /**
+     * The neighbours of this process in its topology, as the neighbourhood collectives use them:
+     * {sources, destinations}. Cartesian: for each dimension the ranks at -1 and +1
+     * ({@link MPI#PROC_NULL} off a non-periodic edge), the same list both ways; graph: the
+     * process's neighbours both ways; distributed graph: the edges in and out.
+     */
+    int[][] neighbours() throws MPIException
+    {
+        if (topology == MPI.CART)
+        {
+            final int[] coords = new int[dims.length];
+            for (int d = dims.length - 1, r = myRank; d >= 0; d--)
+            {
+                coords[d] = r % dims[d];
+                r /= dims[d];
+            }
+            final int[] list = new int[2 * dims.length];
+            for (int d = 0; d < dims.length; d++)
+            {
+                list[2 * d] = cartRank(coords, d, -1);
+                list[2 * d + 1] = cartRank(coords, d, 1);
+            }
+            return new int[][] {list, list};
+        }
+        if (topology == MPI.GRAPH)
+        {
+            final int from = myRank == 0 ? 0 : graphIndex[myRank - 1];
+            final int[] list = Arrays.copyOfRange(graphEdges, from, graphIndex[myRank]);
+            return new int[][] {list, list};
+        }
+        if (topology == MPI.DIST_GRAPH)
+        {
+            return new int[][] {distSources, distDestinations};
+        }
+        throw new MPIException(MPI.ERR_TOPOLOGY, "neighbourhood collective on " + name + ", which has no topology "
+            + "(create it with createCart, createGraph or createDistGraph)");
+    }
+
+    private int cartRank(final int[] coords, final int dim, final int step)
+    {
+        int x = coords[dim] + step;
+        if (x < 0 || x >= dims[dim])
+        {
+            if (!periods[dim])
+            {
+                return MPI.PROC_NULL;
+            }
+            x = (x + dims[dim]) % dims[dim];
+        }
+        int r = 0;
+        for (int d = 0; d < dims.length; d++)
+        {
+            r = r * dims[d] + (d == dim ? x : coords[d]);
+        }
+        return r;
+    }
+
+    private CommState localGroup;
+
+    /**
+     * An intercommunicator's own group as a communicator of its own (the steps of a collective
+     * inside one group), on the context the intercommunicator reserved after its two.
+     */
+    CommState localGroup()
+    {
+        if (localGroup == null)
+        {
+            localGroup = new CommState(rank, context + 2, vps, null, null, name + " local group");
+        }
+        return localGroup;
     }
 
     int nextCollTag()

@@ -42,6 +42,17 @@ public final class Group implements Freeable
     }
 
     /**
+     * {@code MPI_GROUP_SIZE} (the bindings' name).
+     *
+     * @return the number of processes.
+     * @throws MPIException when freed.
+     */
+    public int getSize() throws MPIException
+    {
+        return size();
+    }
+
+    /**
      * {@code MPI_GROUP_RANK}.
      *
      * @return the caller's rank in the group, or {@link MPI#UNDEFINED}.

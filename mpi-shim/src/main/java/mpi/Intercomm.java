@@ -1,7 +1,10 @@
 package mpi;
 
 /**
- * An intercommunicator: sends and receives name ranks of the remote group.
+ * An intercommunicator: sends and receives name ranks of the remote group; collectives follow
+ * MPI-2 (barrier over both groups; rooted collectives with {@link MPI#ROOT} at the root and
+ * {@link MPI#PROC_NULL} at the rest of its group; all-to-all style ones exchange between the
+ * groups).
  */
 public final class Intercomm extends Comm
 {
@@ -50,9 +53,11 @@ public final class Intercomm extends Comm
     }
 
     /**
-     * A context id agreed by both groups of an intercommunicator: each group's maximum (over its
-     * collective context, which intercommunicator collectives, refused, leave free), exchanged by
-     * the two rank-0 processes, then broadcast in each group.
+     * A context id agreed by both groups of an intercommunicator: each group's maximum (over the
+     * collective context, where a group's own messages never meet the other group's), exchanged by
+     * the two rank-0 processes, then broadcast in each group. Four ids are reserved: point-to-point,
+     * the collectives between the groups, and the two of each group's own communicator
+     * ({@link CommState#localGroup()}).
      */
     static int agree(final CommState c) throws MPIException
     {
@@ -72,7 +77,7 @@ public final class Intercomm extends Comm
         final byte[] b = Collectives.bcast(local, MPI.INT.pack(new int[] {ctx}, 0, 1), 0);
         final int[] t = new int[1];
         MPI.INT.unpack(b, 4, t, 0);
-        c.rank.nextContext = t[0] + 2;
+        c.rank.nextContext = t[0] + 4;
         return t[0];
     }
 
@@ -162,5 +167,32 @@ public final class Intercomm extends Comm
             m.errhandler = c.errhandler;
             return new Intracomm(m);
         });
+    }
+
+    /**
+     * {@code MPI_COMM_IDUP} (complete in the call; see {@link Comm#iDup()}).
+     *
+     * @return the copy.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public Intercomm iDup() throws MPIException
+    {
+        final Intercomm d = dup();
+        return withRequest(d, d.state());
+    }
+
+    /**
+     * {@code MPI_COMM_GET_PARENT}: the intercommunicator to the processes that spawned this job;
+     * jobs here are never spawned (see {@link Intracomm#spawn}), so it is always the null
+     * communicator ({@link #isNull()} is true), as MPI specifies for a job started by the launcher.
+     *
+     * @return the null intercommunicator.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static Intercomm getParent() throws MPIException
+    {
+        Rank.current();
+        return new Intercomm(null);
     }
 }

@@ -51,6 +51,10 @@ public class Intracomm extends Comm
         d.periods = c.periods;
         d.graphIndex = c.graphIndex;
         d.graphEdges = c.graphEdges;
+        d.distSources = c.distSources;
+        d.distSourceWeights = c.distSourceWeights;
+        d.distDestinations = c.distDestinations;
+        d.distDestWeights = c.distDestWeights;
         return d;
     }
 
@@ -160,7 +164,7 @@ public class Intracomm extends Comm
     public final void scan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type, final Op op)
         throws MPIException
     {
-        scan("scan", sendbuf, recvbuf, count, type, op, false);
+        scan("scan", sendbuf, recvbuf, count, type, op, false, false);
     }
 
     /**
@@ -190,7 +194,7 @@ public class Intracomm extends Comm
     public final void exScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        scan("exScan", sendbuf, recvbuf, count, type, op, true);
+        scan("exScan", sendbuf, recvbuf, count, type, op, true, false);
     }
 
     /**
@@ -207,39 +211,62 @@ public class Intracomm extends Comm
         exScan(buf, buf, count, type, op);
     }
 
-    private void scan(final String what, final Object sendbuf, final Object recvbuf, final int count,
-        final Datatype type, final Op op, final boolean exclusive) throws MPIException
+    private Request scan(final String what, final Object sendbuf, final Object recvbuf, final int count,
+        final Datatype type, final Op op, final boolean exclusive, final boolean nb) throws MPIException
     {
-        run(() ->
+        return call(() ->
         {
             type.check(what, "sendbuf", sendbuf, count);
             type.check(what, "recvbuf", recvbuf, count);
             op.check(what, type);
-            final byte[] r = Collectives.scan(state(), type.pack(sendbuf, 0, count), count, type, op, exclusive);
-            if (r != null)
+            final CommState c = state();
+            final ScheduledCollectives.Result done = r ->
             {
-                type.unpack(r, r.length, recvbuf, 0);
+                if (r != null)
+                {
+                    type.unpack(r, r.length, recvbuf, 0);
+                }
+            };
+            if (nb)
+            {
+                return ScheduledCollectives.scan(c, type.pack(sendbuf, 0, count), count, type, op, exclusive, done)
+                    .start();
             }
+            done.accept(Collectives.scan(c, type.pack(sendbuf, 0, count), count, type, op, exclusive));
             return null;
         });
     }
 
     /**
-     * {@code MPI_ISCAN} (runs to completion at the call).
+     * {@code MPI_ISCAN}: the chain of the scan as a schedule; returns at once.
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
      * @param count   elements.
      * @param type    type.
      * @param op      operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        scan(sendbuf, recvbuf, count, type, op);
-        return Request.completed(state(), Status.empty());
+        return scan("iScan", sendbuf, recvbuf, count, type, op, false, true);
+    }
+
+    /**
+     * {@code MPI_ISCAN} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  type.
+     * @param op    operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iScan(final Object buf, final int count, final Datatype type, final Op op) throws MPIException
+    {
+        return iScan(buf, buf, count, type, op);
     }
 
     /**
@@ -317,20 +344,456 @@ public class Intracomm extends Comm
     }
 
     /**
-     * {@code MPI_IEXSCAN} (runs to completion at the call).
+     * {@code MPI_IEXSCAN}: the chain of the exclusive scan as a schedule; returns at once.
      *
      * @param sendbuf send buffer.
      * @param recvbuf receive buffer.
      * @param count   elements.
      * @param type    type.
      * @param op      operator.
-     * @return the (complete) request.
+     * @return the request.
      * @throws MPIException on an error.
      */
     public final Request iExScan(final Object sendbuf, final Object recvbuf, final int count, final Datatype type,
         final Op op) throws MPIException
     {
-        exScan(sendbuf, recvbuf, count, type, op);
-        return Request.completed(state(), Status.empty());
+        return scan("iExScan", sendbuf, recvbuf, count, type, op, true, true);
+    }
+
+    /**
+     * {@code MPI_IEXSCAN} in place.
+     *
+     * @param buf   the buffer.
+     * @param count elements.
+     * @param type  type.
+     * @param op    operator.
+     * @return the request.
+     * @throws MPIException on an error.
+     */
+    public final Request iExScan(final Object buf, final int count, final Datatype type, final Op op)
+        throws MPIException
+    {
+        return iExScan(buf, buf, count, type, op);
+    }
+
+    /**
+     * {@code MPI_COMM_IDUP}: the duplication completes in the call; {@link #getRequest()} of the
+     * new communicator returns a completed request.
+     *
+     * @return the new communicator.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public Intracomm iDup() throws MPIException
+    {
+        final Intracomm d = dup();
+        return withRequest(d, d.state());
+    }
+
+    private static void checkRanks(final CommState c, final String what, final String arg, final int[] ranks)
+        throws MPIException
+    {
+        for (final int r : ranks)
+        {
+            if (r < 0 || r >= c.size())
+            {
+                throw new MPIException(MPI.ERR_RANK, what + ": " + arg + " holds rank " + r + ", outside " + c + " (0.."
+                    + (c.size() - 1) + ")");
+            }
+        }
+    }
+
+    private GraphComm distGraph(final String what, final int[] in, final int[] inWeights, final int[] out,
+        final int[] outWeights, final boolean weighted) throws MPIException
+    {
+        final CommState c = state();
+        final CommState s = make(c, c.vps.clone(), c.name + " dist graph");
+        s.topology = MPI.DIST_GRAPH;
+        s.distSources = in;
+        s.distDestinations = out;
+        s.distSourceWeights = weighted ? inWeights : null;
+        s.distDestWeights = weighted ? outWeights : null;
+        s.errhandler = c.errhandler;
+        return new GraphComm(s);
+    }
+
+    /**
+     * {@code MPI_DIST_GRAPH_CREATE_ADJACENT}: a distributed graph topology where each process names
+     * the edges into it and out of it (ranks are not reordered).
+     *
+     * @param sources       processes with an edge to this one.
+     * @param sourceWeights their weights.
+     * @param destinations  processes this one has an edge to.
+     * @param destWeights   their weights.
+     * @param info          hints (ignored).
+     * @param reorder       ignored.
+     * @return the new communicator.
+     * @throws MPIException with {@link MPI#ERR_RANK} for a rank outside the communicator.
+     */
+    public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] sourceWeights,
+        final int[] destinations, final int[] destWeights, final Info info, final boolean reorder) throws MPIException
+    {
+        return call(() ->
+        {
+            checkRanks(state(), "createDistGraphAdjacent", "sources", sources);
+            checkRanks(state(), "createDistGraphAdjacent", "destinations", destinations);
+            if (sourceWeights.length != sources.length || destWeights.length != destinations.length)
+            {
+                throw new MPIException(MPI.ERR_ARG, "createDistGraphAdjacent: one weight per edge is needed");
+            }
+            return distGraph("createDistGraphAdjacent", sources.clone(), sourceWeights.clone(), destinations.clone(),
+                destWeights.clone(), true);
+        });
+    }
+
+    /**
+     * {@code MPI_DIST_GRAPH_CREATE_ADJACENT} with {@code MPI_UNWEIGHTED}.
+     *
+     * @param sources      processes with an edge to this one.
+     * @param destinations processes this one has an edge to.
+     * @param info         hints (ignored).
+     * @param reorder      ignored.
+     * @return the new communicator.
+     * @throws MPIException with {@link MPI#ERR_RANK} for a rank outside the communicator.
+     */
+    public final GraphComm createDistGraphAdjacent(final int[] sources, final int[] destinations, final Info info,
+        final boolean reorder) throws MPIException
+    {
+        return call(() ->
+        {
+            checkRanks(state(), "createDistGraphAdjacent", "sources", sources);
+            checkRanks(state(), "createDistGraphAdjacent", "destinations", destinations);
+            return distGraph("createDistGraphAdjacent", sources.clone(), null, destinations.clone(), null, false);
+        });
+    }
+
+    /**
+     * {@code MPI_DIST_GRAPH_CREATE}: a distributed graph topology where any process may name any
+     * edges; every process then learns the edges into and out of it (the edge lists of all
+     * processes are gathered and broadcast). In-edges and out-edges are listed in the order of the
+     * process that named them, then the order it named them in.
+     *
+     * @param sources      source nodes this process names edges for.
+     * @param degrees      edges per source node.
+     * @param destinations the edges' destinations, source by source.
+     * @param weights      the edges' weights.
+     * @param info         hints (ignored).
+     * @param reorder      ignored.
+     * @return the new communicator.
+     * @throws MPIException with {@link MPI#ERR_RANK} for a rank outside the communicator,
+     *                      {@link MPI#ERR_ARG} for inconsistent arrays.
+     */
+    public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
+        final int[] weights, final Info info, final boolean reorder) throws MPIException
+    {
+        return call(() -> distGraphGlobal(sources, degrees, destinations, weights));
+    }
+
+    /**
+     * {@code MPI_DIST_GRAPH_CREATE} with {@code MPI_UNWEIGHTED}.
+     *
+     * @param sources      source nodes this process names edges for.
+     * @param degrees      edges per source node.
+     * @param destinations the edges' destinations, source by source.
+     * @param info         hints (ignored).
+     * @param reorder      ignored.
+     * @return the new communicator.
+     * @throws MPIException on an error.
+     */
+    public final GraphComm createDistGraph(final int[] sources, final int[] degrees, final int[] destinations,
+        final Info info, final boolean reorder) throws MPIException
+    {
+        return call(() -> distGraphGlobal(sources, degrees, destinations, null));
+    }
+
+    private GraphComm distGraphGlobal(final int[] sources, final int[] degrees, final int[] destinations,
+        final int[] weights) throws MPIException
+    {
+        final CommState c = state();
+        final String what = "createDistGraph";
+        checkRanks(c, what, "sources", sources);
+        checkRanks(c, what, "destinations", destinations);
+        int edges = 0;
+        if (degrees.length < sources.length)
+        {
+            throw new MPIException(MPI.ERR_ARG, what + ": one degree per source is needed");
+        }
+        for (int i = 0; i < sources.length; i++)
+        {
+            edges += degrees[i];
+        }
+        if (edges > destinations.length || weights != null && weights.length < edges)
+        {
+            throw new MPIException(MPI.ERR_ARG, what + ": the degrees name " + edges + " edges; destinations (and "
+                + "weights) must hold as many");
+        }
+        c.rank.enter();
+        final int[] mine = new int[3 * edges];
+        for (int i = 0, k = 0; i < sources.length; i++)
+        {
+            for (int d = 0; d < degrees[i]; d++, k++)
+            {
+                mine[3 * k] = sources[i];
+                mine[3 * k + 1] = destinations[k];
+                mine[3 * k + 2] = weights == null ? 1 : weights[k];
+            }
+        }
+        // every process's edge list, in rank order, everywhere: the sizes, a gather, a broadcast
+        final int n = c.size();
+        final int[] lens = Collectives.allGatherInts(c, new int[] {mine.length});
+        final int[] sizes = new int[n];
+        int total = 0;
+        for (int i = 0; i < n; i++)
+        {
+            sizes[i] = 4 * lens[i];
+            total += sizes[i];
+        }
+        final byte[][] parts = Collectives.gather(c, MPI.INT.pack(mine, 0, mine.length), sizes, 0);
+        final byte[] all = new byte[total];
+        if (parts != null)
+        {
+            for (int i = 0, p = 0; i < n; p += sizes[i], i++)
+            {
+                System.arraycopy(parts[i], 0, all, p, sizes[i]);
+            }
+        }
+        final int[] every = new int[total / 4];
+        final byte[] got = Collectives.bcast(c, all, 0);
+        MPI.INT.unpack(got, got.length, every, 0);
+        final List<Integer> in = new ArrayList<>();
+        final List<Integer> inW = new ArrayList<>();
+        final List<Integer> out = new ArrayList<>();
+        final List<Integer> outW = new ArrayList<>();
+        for (int e = 0; e + 2 < every.length; e += 3)
+        {
+            if (every[e + 1] == c.myRank)
+            {
+                in.add(every[e]);
+                inW.add(every[e + 2]);
+            }
+            if (every[e] == c.myRank)
+            {
+                out.add(every[e + 1]);
+                outW.add(every[e + 2]);
+            }
+        }
+        return distGraph(what, ints(in), ints(inW), ints(out), ints(outW), weights != null);
+    }
+
+    private static int[] ints(final List<Integer> l)
+    {
+        return l.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static MPIException noSpawn(final String call)
+    {
+        return new MPIException(MPI.ERR_SPAWN, call + ": dynamic process management is not supported: a job's "
+            + "processes are fixed when ./mpirun (Prun) starts it, as on the QsNet machine, where RMS allocated a "
+            + "job's nodes and capability at launch");
+    }
+
+    private static MPIException noPorts(final String call)
+    {
+        return new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, call + ": connecting separately started MPI jobs "
+            + "(ports, name publishing) is not supported: a job's processes are fixed at launch");
+    }
+
+    /**
+     * {@code MPI_COMM_SPAWN}: not supported.
+     *
+     * @param command  program to start.
+     * @param argv     its arguments.
+     * @param maxprocs processes to start.
+     * @param info     hints.
+     * @param root     the rank whose arguments count.
+     * @param errcodes one code per process.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_SPAWN}.
+     */
+    public final Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info,
+        final int root, final int[] errcodes) throws MPIException
+    {
+        throw noSpawn("MPI_COMM_SPAWN of " + command);
+    }
+
+    /**
+     * {@code MPI_COMM_SPAWN_MULTIPLE}: not supported.
+     *
+     * @param commands programs to start.
+     * @param argv     their arguments.
+     * @param maxprocs processes per program.
+     * @param info     hints.
+     * @param root     the rank whose arguments count.
+     * @param errcodes one code per process.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_SPAWN}.
+     */
+    public final Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs,
+        final Info[] info, final int root, final int[] errcodes) throws MPIException
+    {
+        throw noSpawn("MPI_COMM_SPAWN_MULTIPLE");
+    }
+
+    /**
+     * {@code MPI_OPEN_PORT}: not supported.
+     *
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static String openPort() throws MPIException
+    {
+        throw noPorts("MPI_OPEN_PORT");
+    }
+
+    /**
+     * {@code MPI_OPEN_PORT}: not supported.
+     *
+     * @param info hints.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static String openPort(final Info info) throws MPIException
+    {
+        throw noPorts("MPI_OPEN_PORT");
+    }
+
+    /**
+     * {@code MPI_CLOSE_PORT}: not supported.
+     *
+     * @param name the port.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static void closePort(final String name) throws MPIException
+    {
+        throw noPorts("MPI_CLOSE_PORT");
+    }
+
+    /**
+     * {@code MPI_COMM_ACCEPT}: not supported.
+     *
+     * @param port the port.
+     * @param root the root.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public final Intercomm accept(final String port, final int root) throws MPIException
+    {
+        throw noPorts("MPI_COMM_ACCEPT");
+    }
+
+    /**
+     * {@code MPI_COMM_ACCEPT}: not supported.
+     *
+     * @param port the port.
+     * @param info hints.
+     * @param root the root.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public final Intercomm accept(final String port, final Info info, final int root) throws MPIException
+    {
+        throw noPorts("MPI_COMM_ACCEPT");
+    }
+
+    /**
+     * {@code MPI_COMM_CONNECT}: not supported.
+     *
+     * @param port the port.
+     * @param root the root.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public final Intercomm connect(final String port, final int root) throws MPIException
+    {
+        throw noPorts("MPI_COMM_CONNECT");
+    }
+
+    /**
+     * {@code MPI_COMM_CONNECT}: not supported.
+     *
+     * @param port the port.
+     * @param info hints.
+     * @param root the root.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public final Intercomm connect(final String port, final Info info, final int root) throws MPIException
+    {
+        throw noPorts("MPI_COMM_CONNECT");
+    }
+
+    /**
+     * {@code MPI_PUBLISH_NAME}: not supported.
+     *
+     * @param service the service.
+     * @param port    the port.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static void publishName(final String service, final String port) throws MPIException
+    {
+        throw noPorts("MPI_PUBLISH_NAME");
+    }
+
+    /**
+     * {@code MPI_PUBLISH_NAME}: not supported.
+     *
+     * @param service the service.
+     * @param info    hints.
+     * @param port    the port.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static void publishName(final String service, final Info info, final String port) throws MPIException
+    {
+        throw noPorts("MPI_PUBLISH_NAME");
+    }
+
+    /**
+     * {@code MPI_UNPUBLISH_NAME}: not supported.
+     *
+     * @param service the service.
+     * @param port    the port.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static void unpublishName(final String service, final String port) throws MPIException
+    {
+        throw noPorts("MPI_UNPUBLISH_NAME");
+    }
+
+    /**
+     * {@code MPI_UNPUBLISH_NAME}: not supported.
+     *
+     * @param service the service.
+     * @param info    hints.
+     * @param port    the port.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static void unpublishName(final String service, final Info info, final String port) throws MPIException
+    {
+        throw noPorts("MPI_UNPUBLISH_NAME");
+    }
+
+    /**
+     * {@code MPI_LOOKUP_NAME}: not supported.
+     *
+     * @param service the service.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static String lookupName(final String service) throws MPIException
+    {
+        throw noPorts("MPI_LOOKUP_NAME");
+    }
+
+    /**
+     * {@code MPI_LOOKUP_NAME}: not supported.
+     *
+     * @param service the service.
+     * @param info    hints.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public static String lookupName(final String service, final Info info) throws MPIException
+    {
+        throw noPorts("MPI_LOOKUP_NAME");
     }
 }

@@ -75,6 +75,76 @@ public final class MPI
     public static final int MAX_INFO_VAL = 1024;
     /** {@code MPI_MAX_OBJECT_NAME}. */
     public static final int MAX_OBJECT_NAME = 64;
+    /** {@code MPI_APPNUM} attribute key. */
+    public static final int APPNUM = 4;
+    /** {@code MPI_LASTUSEDCODE} attribute key. */
+    public static final int LASTUSEDCODE = 5;
+    /** {@code MPI_UNIVERSE_SIZE} attribute key. */
+    public static final int UNIVERSE_SIZE = 6;
+    /** {@code MPI_WIN_BASE} attribute key. */
+    public static final int WIN_BASE = 7;
+    /** {@code MPI_WIN_SIZE} attribute key (bytes). */
+    public static final int WIN_SIZE = 8;
+    /** {@code MPI_WIN_DISP_UNIT} attribute key (bytes). */
+    public static final int WIN_DISP_UNIT = 9;
+    /** {@code MPI_KEYVAL_INVALID}. */
+    public static final int KEYVAL_INVALID = -1;
+    /** {@code MPI_MAX_PORT_NAME}. */
+    public static final int MAX_PORT_NAME = 1024;
+    /** {@code MPI_MAX_DATAREP_STRING}. */
+    public static final int MAX_DATAREP_STRING = 128;
+    /** {@code MPI_ORDER_C}. */
+    public static final int ORDER_C = 0;
+    /** {@code MPI_ORDER_FORTRAN}. */
+    public static final int ORDER_FORTRAN = 1;
+    /** {@code MPI_DISTRIBUTE_BLOCK}. */
+    public static final int DISTRIBUTE_BLOCK = 0;
+    /** {@code MPI_DISTRIBUTE_CYCLIC}. */
+    public static final int DISTRIBUTE_CYCLIC = 1;
+    /** {@code MPI_DISTRIBUTE_NONE}. */
+    public static final int DISTRIBUTE_NONE = 2;
+    /** {@code MPI_DISTRIBUTE_DFLT_DARG}. */
+    public static final int DISTRIBUTE_DFLT_DARG = -1;
+    /** {@code MPI_MODE_CREATE} (MPI-IO: see {@link File}). */
+    public static final int MODE_CREATE = 1;
+    /** {@code MPI_MODE_RDONLY}. */
+    public static final int MODE_RDONLY = 2;
+    /** {@code MPI_MODE_WRONLY}. */
+    public static final int MODE_WRONLY = 4;
+    /** {@code MPI_MODE_RDWR}. */
+    public static final int MODE_RDWR = 8;
+    /** {@code MPI_MODE_DELETE_ON_CLOSE}. */
+    public static final int MODE_DELETE_ON_CLOSE = 16;
+    /** {@code MPI_MODE_UNIQUE_OPEN}. */
+    public static final int MODE_UNIQUE_OPEN = 32;
+    /** {@code MPI_MODE_EXCL}. */
+    public static final int MODE_EXCL = 64;
+    /** {@code MPI_MODE_APPEND}. */
+    public static final int MODE_APPEND = 128;
+    /** {@code MPI_MODE_SEQUENTIAL}. */
+    public static final int MODE_SEQUENTIAL = 256;
+    /** {@code MPI_DISPLACEMENT_CURRENT}. */
+    public static final int DISPLACEMENT_CURRENT = -54278278;
+    /** {@code MPI_SEEK_SET}. */
+    public static final int SEEK_SET = 600;
+    /** {@code MPI_SEEK_CUR}. */
+    public static final int SEEK_CUR = 602;
+    /** {@code MPI_SEEK_END}. */
+    public static final int SEEK_END = 604;
+    /** {@code MPI_MODE_NOCHECK} (RMA assertion). */
+    public static final int MODE_NOCHECK = 1;
+    /** {@code MPI_MODE_NOPRECEDE}. */
+    public static final int MODE_NOPRECEDE = 2;
+    /** {@code MPI_MODE_NOPUT}. */
+    public static final int MODE_NOPUT = 4;
+    /** {@code MPI_MODE_NOSTORE}. */
+    public static final int MODE_NOSTORE = 8;
+    /** {@code MPI_MODE_NOSUCCEED}. */
+    public static final int MODE_NOSUCCEED = 16;
+    /** {@code MPI_LOCK_EXCLUSIVE}. */
+    public static final int LOCK_EXCLUSIVE = 1;
+    /** {@code MPI_LOCK_SHARED}. */
+    public static final int LOCK_SHARED = 2;
     /** {@code MPI_VERSION}. */
     public static final int VERSION = 3;
     /** {@code MPI_SUBVERSION}. */
@@ -120,10 +190,76 @@ public final class MPI
     public static final int ERR_IN_STATUS = 18;
     /** Pending request. */
     public static final int ERR_PENDING = 19;
-    /** Info key. */
-    public static final int ERR_INFO_KEY = 29;
+    /** Permission denied (MPI-IO). */
+    public static final int ERR_ACCESS = 20;
+    /** Invalid file access mode. */
+    public static final int ERR_AMODE = 21;
+    /** Invalid assertion. */
+    public static final int ERR_ASSERT = 22;
+    /** Invalid file name. */
+    public static final int ERR_BAD_FILE = 23;
+    /** Invalid base address. */
+    public static final int ERR_BASE = 24;
+    /** Data conversion failed. */
+    public static final int ERR_CONVERSION = 25;
+    /** Invalid displacement. */
+    public static final int ERR_DISP = 26;
+    /** Data representation already defined. */
+    public static final int ERR_DUP_DATAREP = 27;
+    /** File exists. */
+    public static final int ERR_FILE_EXISTS = 28;
+    /** File in use. */
+    public static final int ERR_FILE_IN_USE = 29;
+    /** Invalid file handle. */
+    public static final int ERR_FILE = 30;
+    /** Info key too long or empty. */
+    public static final int ERR_INFO_KEY = 31;
     /** Info key not set. */
-    public static final int ERR_INFO_NOKEY = 31;
+    public static final int ERR_INFO_NOKEY = 32;
+    /** Info value too long. */
+    public static final int ERR_INFO_VALUE = 33;
+    /** Invalid info object. */
+    public static final int ERR_INFO = 34;
+    /** I/O error. */
+    public static final int ERR_IO = 35;
+    /** Invalid attribute key. */
+    public static final int ERR_KEYVAL = 36;
+    /** Invalid lock type. */
+    public static final int ERR_LOCKTYPE = 37;
+    /** Service name not published. */
+    public static final int ERR_NAME = 38;
+    /** Out of memory. */
+    public static final int ERR_NO_MEM = 39;
+    /** Collective arguments differ between processes. */
+    public static final int ERR_NOT_SAME = 40;
+    /** No space left. */
+    public static final int ERR_NO_SPACE = 41;
+    /** No such file. */
+    public static final int ERR_NO_SUCH_FILE = 42;
+    /** Invalid port name. */
+    public static final int ERR_PORT = 43;
+    /** Quota exceeded. */
+    public static final int ERR_QUOTA = 44;
+    /** Read-only file. */
+    public static final int ERR_READ_ONLY = 45;
+    /** Conflicting accesses to a window. */
+    public static final int ERR_RMA_CONFLICT = 46;
+    /** Wrong synchronisation of RMA calls. */
+    public static final int ERR_RMA_SYNC = 47;
+    /** Invalid service name. */
+    public static final int ERR_SERVICE = 48;
+    /** Invalid size. */
+    public static final int ERR_SIZE = 49;
+    /** Process spawning failed (or is not supported). */
+    public static final int ERR_SPAWN = 50;
+    /** Unsupported data representation. */
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    /** Operation not supported. */
+    public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    /** Invalid window. */
+    public static final int ERR_WIN = 53;
+    /** System resources exhausted. */
+    public static final int ERR_SYSRESOURCE = -2;
     /** Last error class. */
     public static final int ERR_LASTCODE = 92;
 

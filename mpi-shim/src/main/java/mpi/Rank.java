@@ -51,11 +51,17 @@ final class Rank
     /** Same address on every rank: the buffer of the Elanlib broadcast and reduction. */
     final long collBuf;
     int nextContext = 4;
+    /** The first key {@code createKeyval} hands out (below: the predefined attribute keys). */
+    static final int FIRST_KEYVAL = 100;
+    int nextKeyval = FIRST_KEYVAL;
     boolean finalized;
     int threadLevel;
     byte[] attached;
     long attachedInUse;
     final List<Request> bufferedSends = new ArrayList<>();
+    /** The collectives in progress (non-blocking ones, started and not yet complete). */
+    final List<Schedule> schedules = new ArrayList<>();
+    private boolean progressing;
     private final Map<Integer, ArrayDeque<Long>> pool = new HashMap<>();
 
     private Rank(final ElanProcess process, final int threadLevel)
@@ -129,10 +135,38 @@ final class Rank
         process.sim().advance(ns);
     }
 
-    /** Charges the entry into an MPI call. */
+    /**
+     * Charges the entry into an MPI call, and advances the collectives in progress (each MPI call
+     * is a chance for them to progress, as in an MPI without a progress thread).
+     */
     void enter()
     {
         charge(profile.hostCallNs());
+        if (!schedules.isEmpty())
+        {
+            progressSchedules();
+        }
+    }
+
+    /** Advances every collective in progress as far as it goes without waiting. */
+    void progressSchedules()
+    {
+        if (progressing)
+        {
+            return;
+        }
+        progressing = true;
+        try
+        {
+            for (final Schedule s : schedules.toArray(new Schedule[0]))
+            {
+                s.progress();
+            }
+        }
+        finally
+        {
+            progressing = false;
+        }
     }
 
     /** Words of the MPI request descriptor a send writes to the NIC (see the class comment). */

@@ -70,6 +70,22 @@ public class Request implements Freeable
         return status;
     }
 
+    /** Parks until the operation completes (its failure is kept for the wait or test that completes the request). */
+    final void awaitCompletion()
+    {
+        if (status == null && failure == null)
+        {
+            try
+            {
+                complete();
+            }
+            catch (final MPIException e)
+            {
+                failure = e;
+            }
+        }
+    }
+
     private void complete() throws MPIException
     {
         final Rank rank = comm.rank;
@@ -150,15 +166,43 @@ public class Request implements Freeable
     }
 
     /**
-     * {@code MPI_CANCEL}: cancels the operation if it can still be cancelled. Here a started
-     * Tports operation cannot be taken back (Tports has no cancel), so only an inactive persistent
-     * request is cancelled; otherwise the operation completes normally and
-     * {@link Status#isCancelled()} says false, as MPI allows.
+     * {@code MPI_CANCEL}: marks the operation for cancellation; a wait or test then completes the
+     * request, and {@link Status#isCancelled()} says whether it was cancelled.
+     * <ul>
+     * <li>A receive (or a started persistent receive) that no message has matched yet is withdrawn
+     * from the NIC's posted receives ({@code Tport.rxCancel}): its buffer is untouched, its status
+     * says cancelled, and a later matching message goes to the next matching receive. A receive a
+     * message has already matched completes normally (not cancelled).</li>
+     * <li>A send is never cancelled here: once started, its envelope (and, below 288 B, its data) is
+     * already in the receiver's input queue, and Tports has no way to withdraw it. The send
+     * completes normally and {@link Status#isCancelled()} says false, which MPI allows (a cancel
+     * may fail for a message that cannot be withdrawn).</li>
+     * <li>An inactive persistent request is marked cancelled.</li>
+     * <li>Non-blocking collectives cannot be cancelled (MPI forbids it): the call does nothing.</li>
+     * </ul>
      *
-     * @throws MPIException never here.
+     * @throws MPIException when MPI is not initialized.
      */
     public final void cancel() throws MPIException
     {
+        if (isNull())
+        {
+            return;
+        }
+        final Rank rank = Rank.current();
+        rank.enter();
+        if (rx != null && status == null)
+        {
+            if (rank.tport.rxCancel(rx))
+            {
+                final var r = rx;
+                rx = null;
+                r.rxWait();
+                rank.unstage(staged, stagedLen);
+                status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, true, 0);
+            }
+            return;
+        }
         if (!pending() && status == null && this instanceof Prequest)
         {
             status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, true, 0);

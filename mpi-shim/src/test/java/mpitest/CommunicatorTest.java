@@ -130,14 +130,16 @@ class CommunicatorTest
                     }
                 }
                 inter.setErrhandler(MPI.ERRORS_RETURN);
+                inter.barrier();
                 try
                 {
-                    inter.barrier();
-                    check(false, "barrier on an intercommunicator");
+                    // MPI_IN_PLACE is not allowed on an intercommunicator
+                    inter.allGather(new int[2 * n], 1, MPI.INT);
+                    check(false, "in-place allGather on an intercommunicator");
                 }
                 catch (final MPIException e)
                 {
-                    check(e.getErrorClass() == MPI.ERR_COMM, "intercomm collective error class " + e.getErrorClass());
+                    check(e.getErrorClass() == MPI.ERR_COMM, "intercomm in-place error class " + e.getErrorClass());
                 }
                 final Intercomm interDup = inter.dup();
                 check(interDup.getRemoteSize() == inter.getRemoteSize(), "intercomm dup");

@@ -25,6 +25,7 @@ public final class RxEvent extends WordEvent
     int size;
     long dataAddr;
     String error;
+    private boolean cancelled;
 
     RxEvent(final Tport port, final Elan3Context ctx, final PlatformProfile profile)
     {
@@ -44,6 +45,7 @@ public final class RxEvent extends WordEvent
         len = l;
         systemBuffer = sysBuf;
         error = null;
+        cancelled = false;
         sender = -1;
         tag = 0;
         size = 0;
@@ -61,6 +63,27 @@ public final class RxEvent extends WordEvent
         {
             destinationVa = 0;
         }
+    }
+
+    /** Marks the receive withdrawn by {@link Tport#rxCancel}; returns its system buffer (0: none) for the port to free. */
+    long cancel()
+    {
+        cancelled = true;
+        sender = -1;
+        tag = 0;
+        size = 0;
+        dataAddr = 0;
+        final long b = systemBuffer;
+        systemBuffer = 0;
+        return b;
+    }
+
+    /**
+     * @return whether {@link Tport#rxCancel} withdrew this receive before a message matched it.
+     */
+    public boolean cancelled()
+    {
+        return cancelled;
     }
 
     long destination()

@@ -496,6 +496,55 @@ public final class Tport
         return rx;
     }
 
+    /**
+     * Withdraws a posted receive that no message has matched yet (what {@code MPI_Cancel} of a
+     * receive needs). Not an {@code elan_tport*} call: ELAN-API.md catalogs no cancel of a Tports
+     * receive, so this Java-level method has no C facade. The host writes the request to the NIC
+     * by programmed I/O, the thread processor takes the receive off its list of posted receives
+     * (one operation per receive scanned, as posting costs), and the host reads the answer back
+     * across PCI.
+     *
+     * @param rx a receive started on this port and not yet consumed by a wait.
+     * @return true when the receive was withdrawn before any message matched it: its event
+     * completes at once with no message ({@link RxEvent#rxWait} returns sender -1, size 0 and data
+     * 0; {@link RxEvent#cancelled()} is true; an RX_BUF system buffer is freed), its buffer is left
+     * untouched, and a later matching message goes to the next matching receive; false when a
+     * message has already matched it, which then completes as usual (wait for it).
+     */
+    public boolean rxCancel(final RxEvent rx)
+    {
+        QsnetException.require(rx != null && rx.port == this, "rx", rx, "must be a receive of this port");
+        QsnetException.require(!rx.isConsumed(), "rx", rx, "was already consumed by elan_tportRxWait");
+        final var sim = ctx.owner().sim();
+        sim.advance(profile.hostCallNs() + profile.pioWriteNs());
+        // the post (scheduled at rxStart's time) has run: the receive is either posted or matched
+        final long now = ctx.owner().nowNs();
+        int scanned = 0;
+        boolean found = false;
+        for (final Iterator<RxEvent> it = posted.iterator(); it.hasNext() && !found;)
+        {
+            scanned++;
+            if (it.next() == rx)
+            {
+                it.remove();
+                found = true;
+            }
+        }
+        final long answeredNs = nic.threadWork(now, POST_OPS + scanned);
+        sim.advance(Math.max(0, answeredNs - now) + profile.pioReadNs());
+        if (!found)
+        {
+            return false;
+        }
+        final long sysBuf = rx.cancel();
+        if (sysBuf != 0)
+        {
+            ctx.free(sysBuf);
+        }
+        setWord(rx);
+        return true;
+    }
+
     private boolean matches(final RxEvent rx, final Message m)
     {
         return (rx.flags & RX_ANY) != 0 || matches(rx.senderMask, rx.senderSel, rx.tagMask, rx.tagSel, m.sender, m.tag);
