@@ -15,9 +15,9 @@ import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.RangeAllocator;
 import org.qsnet.elan3.Rms;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.fabric.memory.SparseMemory;
-import org.qsnet.fabric.model.Elan3Nic;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.nic.Elan3Nic;
 
 /**
  * {@code ELAN_BASE} and {@code ELAN_STATE}: what {@code elan_baseInit} returns. Holds the attached
