@@ -13,7 +13,7 @@ import org.qsnet.fabric.engine.EventHandler;
  */
 final class Circuit implements EventHandler
 {
-    final Fabric fabric;
+    final CircuitDelivery delivery;
     final Packet packet;
     LinkOutput[] links;
     int[] vcs;
@@ -33,9 +33,9 @@ final class Circuit implements EventHandler
     static final int ACK = 1;
     static final int RELEASE = 2;
 
-    Circuit(final Fabric fabric, final Packet packet, final int capacity)
+    Circuit(final CircuitDelivery delivery, final Packet packet, final int capacity)
     {
-        this.fabric = fabric;
+        this.delivery = delivery;
         this.packet = packet;
         // sized for the packet's path so that a unicast circuit never grows
         this.links = new LinkOutput[capacity];
@@ -62,9 +62,9 @@ final class Circuit implements EventHandler
     {
         switch (phase)
         {
-            case TAIL -> fabric.deliver(this, timeNs);
-            case ACK -> fabric.ackArrived(this, timeNs);
-            default -> fabric.releaseDepth(this, timeNs);
+            case TAIL -> delivery.deliver(this, timeNs);
+            case ACK -> delivery.ackArrived(this, timeNs);
+            default -> delivery.releaseDepth(this, timeNs);
         }
     }
 }

@@ -31,16 +31,16 @@ import org.qsnet.fabric.engine.Origin;
  * </pre>
  *
  * <p>Origins: node {@code i} schedules as origin {@code i}, switch {@code s} as
- * {@code nodes + s}; simulated processes use ids from {@link #PROCESS_ORIGIN_BASE}.
+ * {@code nodes + s}; simulated processes use ids from {@link #PROCESS_ORIGIN_BASE}. *
+ * <p>This class builds the tree and is the network's public face (attachment, ports, routing
+ * tables, statistics); a packet's life runs in two package-private collaborators:
+ * {@link HeaderRouter} (injection, the header's hops, virtual channels, waiting and arbitration)
+ * and {@link CircuitDelivery} (body, CRC check, delivery, acknowledgement, release).
  */
 public final class Fabric
 {
     /** First origin id free for simulated processes and other entities above the fabric. */
     public static final int PROCESS_ORIGIN_BASE = 1 << 24;
-
-    static final int TAG_BITS = 5;
-    static final int TAG_UP0 = 16;
-    static final int TAG_UP_ANY = 31;
 
     private final Kernel kernel;
     private final FabricConfig config;
@@ -52,16 +52,11 @@ public final class Fabric
     private final Origin[] nodeOrigins;
     private final Origin[] switchOrigins;
     private final PacketEndpoint[] endpoints;
-    private final SplittableRandom[] crcRandom;
-    private final long[] nextSeq;
     private final Port[] ports;
-    private final long hopNs;
 
+    private final HeaderRouter router;
+    private final CircuitDelivery delivery;
     private long statsSinceNs;
-    private long deliveredPackets;
-    private long deliveredPayloadBytes;
-    private long crcErrors;
-    private long packetHops;
 
     /**
      * Builds the tree of {@code config} in {@code kernel}.
@@ -80,7 +75,7 @@ public final class Fabric
         final long wire = config.wireDelayNs();
         final long sw = config.switchDelayNs();
         final int vcs = config.virtualChannels();
-        this.hopNs = wire + sw;
+        final long hopNs = wire + sw;
 
         nodeOrigins = new Origin[nodes];
         for (int i = 0; i < nodes; i++)
@@ -119,13 +114,15 @@ public final class Fabric
             leaf.down[port] = nodeIn[node];
         }
         endpoints = new PacketEndpoint[nodes];
-        crcRandom = new SplittableRandom[nodes];
+        final SplittableRandom[] crcRandom = new SplittableRandom[nodes];
         final SplittableRandom root = new SplittableRandom(config.seed() ^ 0x5DEECE66DL);
         for (int i = 0; i < nodes; i++)
         {
             crcRandom[i] = root.split();
         }
-        nextSeq = new long[nodes];
+        router = new HeaderRouter(kernel, config, topology, nodeOut, nodeOrigins, switchOrigins);
+        delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, hopNs);
+        router.connect(delivery);
         ports = new Port[nodes];
         for (int i = 0; i < nodes; i++)
         {
@@ -251,7 +248,7 @@ public final class Fabric
     {
         QsnetException.require(level >= 2 && level <= topology.dim(), "level", level, "must be in 2.." + topology.dim());
         QsnetException.require(keep >= 1 && keep <= topology.k(), "keep", keep, "must be in 1.." + topology.k());
-        QsnetException.require(packetHops == 0 && statsSinceNs == 0, "thinUpLinks", level,
+        QsnetException.require(router.packetHops == 0 && statsSinceNs == 0, "thinUpLinks", level,
             "must be called before any packet is injected");
         for (final EliteSwitch s : switches)
         {
@@ -278,35 +275,15 @@ public final class Fabric
         topology.checkNode("source", source);
         topology.checkNode("destination", destination);
         final int level = topology.ncaLevel(source, destination);
-        final long route = unicastRoute(destination, level);
+        final long route = router.unicastRoute(destination, level);
         final List<String> tags = new ArrayList<>();
         for (int i = 0; i < 2 * level - 1; i++)
         {
-            final int t = tag(route, i);
-            tags.add(t == TAG_UP_ANY ? "up*" : t >= TAG_UP0 ? "up" + (t - TAG_UP0) : "down" + t);
+            final int t = HeaderRouter.tag(route, i);
+            tags.add(t == HeaderRouter.TAG_UP_ANY ? "up*" : t >= HeaderRouter.TAG_UP0 ? "up" + (t - HeaderRouter.TAG_UP0)
+                : "down" + t);
         }
         return tags;
-    }
-
-    private long unicastRoute(final int destination, final int level)
-    {
-        long route = 0;
-        int i = 0;
-        for (int l = 1; l < level; l++)
-        {
-            final int up = config.adaptiveAscent() ? TAG_UP_ANY : TAG_UP0 + topology.digit(destination, l - 1);
-            route |= (long)up << (TAG_BITS * i++);
-        }
-        for (int l = level; l >= 1; l--)
-        {
-            route |= (long)topology.digit(destination, l - 1) << (TAG_BITS * i++);
-        }
-        return route;
-    }
-
-    private static int tag(final long route, final int index)
-    {
-        return (int)(route >>> (TAG_BITS * index)) & 31;
     }
 
     /**
@@ -318,452 +295,6 @@ public final class Fabric
     public long pathLatencyNs(final int linkCount)
     {
         return linkCount * config.wireDelayNs() + (linkCount - 1) * config.switchDelayNs();
-    }
-
-    // ---------------------------------------------------------------- packet life
-
-    void inject(final int node, final Packet p)
-    {
-        final long now = kernel.nowNs();
-        // checks on the packet path build their message only when they fail
-        if (p.source() != node)
-        {
-            throw new QsnetException("packet source " + p.source() + " must be the injecting node " + node);
-        }
-        if (p.payloadBytes() > config.maxPayloadBytes())
-        {
-            throw new QsnetException("payloadBytes " + p.payloadBytes() + " must be at most " + config.maxPayloadBytes()
-                + " per packet");
-        }
-        if (p.circuit != null || p.injectNs() >= 0)
-        {
-            throw new QsnetException("packet " + p + " was already injected at " + p.injectNs() + " ns");
-        }
-        final int level;
-        if (p.isBroadcast())
-        {
-            topology.checkNode("broadcast first", p.broadcastFirst());
-            topology.checkNode("broadcast last", p.broadcastLast());
-            level = Math.max(topology.ncaLevel(node, p.broadcastFirst()), topology.ncaLevel(node, p.broadcastLast()));
-            long route = 0;
-            for (int i = 0; i < level - 1; i++)
-            {
-                route |= (long)(config.adaptiveAscent() ? TAG_UP_ANY : TAG_UP0 + topology.digit(node, i)) << (TAG_BITS * i);
-            }
-            p.route = route;
-            p.tagCount = level - 1;
-        }
-        else
-        {
-            topology.checkNode("destination", p.destination());
-            level = topology.ncaLevel(node, p.destination());
-            p.route = unicastRoute(p.destination(), level);
-            p.tagCount = 2 * level - 1;
-        }
-        p.wireBytes = p.payloadBytes() + config.packetOverheadBytes();
-        p.injected(now, ((long)node << 40) | nextSeq[node]++);
-        startAttempt(p, now);
-    }
-
-    private void startAttempt(final Packet p, final long now)
-    {
-        final Circuit c = new Circuit(this, p, Math.max(6, p.tagCount + 1));
-        p.circuit = c;
-        if (p.isBroadcast())
-        {
-            c.leavesPending = p.broadcastLast() - p.broadcastFirst() + 1;
-        }
-        final Head h = new Head(this, p, c);
-        h.ageSinceNs = now;
-        request(h, nodeOut[p.source()], now);
-    }
-
-    private void request(final Head h, final LinkOutput out, final long now)
-    {
-        if (out.hasFreeVc())
-        {
-            acquireAndForward(h, out, now);
-        }
-        else
-        {
-            h.waitSinceNs = now;
-            out.waiting.add(h);
-            if (out.fromSwitch != null)
-            {
-                out.fromSwitch.headerWaits(now);
-            }
-        }
-    }
-
-    private void acquireAndForward(final Head h, final LinkOutput out, final long now)
-    {
-        final int vc = out.takeVc();
-        h.depth++;
-        h.circuit.add(out, vc, h.depth);
-        h.via = out;
-        packetHops++;
-        origin(out).schedule(now + out.forwardDelayNs, h);
-    }
-
-    private Origin origin(final LinkOutput out)
-    {
-        return out.fromSwitch != null ? switchOrigins[out.fromSwitch.id] : nodeOrigins[out.fromNode];
-    }
-
-    void headArrived(final Head h, final long now)
-    {
-        final LinkOutput via = h.via;
-        final EliteSwitch s = via.toSwitch;
-        if (s == null)
-        {
-            if (h.packet.isBroadcast())
-            {
-                leafReached(h.circuit, now);
-            }
-            else
-            {
-                circuitComplete(h.circuit, now, now);
-            }
-            return;
-        }
-        s.headers++;
-        final Packet p = h.packet;
-        if (h.tagIndex < p.tagCount)
-        {
-            final int tag = tag(p.route, h.tagIndex++);
-            if (tag == TAG_UP_ANY)
-            {
-                ascendAdaptive(h, s, now);
-            }
-            else if (tag >= TAG_UP0)
-            {
-                // a thinned level: the destination digit's port may be out of service
-                final int j = tag - TAG_UP0;
-                request(h, s.up[j < s.upKeep ? j : j % s.upKeep], now);
-            }
-            else
-            {
-                request(h, s.down[tag], now);
-            }
-        }
-        else
-        {
-            startBroadcastDescent(h, s, now);
-        }
-    }
-
-    private void ascendAdaptive(final Head h, final EliteSwitch s, final long now)
-    {
-        final LinkOutput[] up = s.up;
-        final int k = s.upKeep;
-        LinkOutput best = null;
-        int bestPort = 0;
-        for (int i = 0; i < k; i++)
-        {
-            final int j = (s.nextUp + i) % k;
-            final LinkOutput o = up[j];
-            if (o.hasFreeVc() && (best == null || o.vcBusy < best.vcBusy
-                || (o.vcBusy == best.vcBusy && o.bodyFreeAtNs < best.bodyFreeAtNs)))
-            {
-                best = o;
-                bestPort = j;
-            }
-        }
-        if (best != null)
-        {
-            s.nextUp = (bestPort + 1) % k;
-            acquireAndForward(h, best, now);
-        }
-        else
-        {
-            h.waitSinceNs = now;
-            s.upGroup.add(h);
-            s.headerWaits(now);
-        }
-    }
-
-    private void startBroadcastDescent(final Head h, final EliteSwitch s, final long now)
-    {
-        final int span = topology.pow(s.level - 1);
-        final int first = topology.subtreeFirstNode(s.id);
-        final int lo = h.packet.broadcastFirst();
-        final int hi = h.packet.broadcastLast();
-        int count = 0;
-        final int[] needed = new int[s.down.length];
-        for (int d = 0; d < s.down.length; d++)
-        {
-            final int a = first + d * span;
-            final int b = a + span - 1;
-            if (a <= hi && b >= lo)
-            {
-                needed[count++] = d;
-            }
-        }
-        h.ports = java.util.Arrays.copyOf(needed, count);
-        h.portIndex = 0;
-        h.acquired = new LinkOutput[count];
-        continueBroadcast(h, s, now);
-    }
-
-    private void continueBroadcast(final Head h, final EliteSwitch s, final long now)
-    {
-        // channels are taken in port order, holding those already taken, as a unicast header does
-        while (h.portIndex < h.ports.length)
-        {
-            final LinkOutput out = s.down[h.ports[h.portIndex]];
-            if (!out.hasFreeVc())
-            {
-                h.waitSinceNs = now;
-                out.waiting.add(h);
-                s.headerWaits(now);
-                return;
-            }
-            final int vc = out.takeVc();
-            h.circuit.add(out, vc, h.depth + 1);
-            h.acquired[h.portIndex++] = out;
-        }
-        for (final LinkOutput out : h.acquired)
-        {
-            final Head child = new Head(this, h.packet, h.circuit);
-            child.depth = h.depth + 1;
-            child.via = out;
-            child.tagIndex = h.tagIndex;
-            child.ageSinceNs = h.ageSinceNs;
-            packetHops++;
-            switchOrigins[s.id].schedule(now + out.forwardDelayNs, child);
-        }
-    }
-
-    private void leafReached(final Circuit c, final long now)
-    {
-        c.lastHeadNs = Math.max(c.lastHeadNs, now);
-        if (--c.leavesPending == 0)
-        {
-            circuitComplete(c, now, c.lastHeadNs);
-        }
-    }
-
-    private void circuitComplete(final Circuit c, final long now, final long headNs)
-    {
-        final Packet p = c.packet;
-        final long bodyNs = config.serializationNs(p.wireBytes);
-        // a body occupies each link for its serialisation plus the gap before the next body
-        final long start = earliestBodyStart(c, headNs, bodyNs + config.packetGapNs());
-        final long tail = start + bodyNs;
-        final long linkFreeNs = tail + config.packetGapNs();
-        final LinkOutput[] ls = c.links;
-        final int n = c.count;
-        for (int i = 0; i < n; i++)
-        {
-            final LinkOutput l = ls[i];
-            final int vc = c.vcs[i];
-            l.bodyStartNs[vc] = start;
-            l.bodyEndNs[vc] = linkFreeNs;
-            l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, linkFreeNs);
-            l.busyNs += bodyNs;
-            l.bytes += p.wireBytes;
-            l.packets++;
-        }
-        p.times(headNs, tail);
-        final int node = p.isBroadcast() ? p.source() : p.destination();
-        c.phase = Circuit.TAIL;
-        nodeOrigins[node].schedule(tail, c);
-    }
-
-    /**
-     * The earliest time at or after the header's arrival at which the body can stream over every
-     * link of the circuit without overlapping the body of another circuit on the same link (the
-     * circuits holding the link's other virtual channels). Candidates are the arrival and the
-     * ends of those bodies; the latest end always fits.
-     */
-    private static long earliestBodyStart(final Circuit c, final long headNs, final long bodyNs)
-    {
-        long best = Long.MAX_VALUE;
-        if (fits(c, headNs, bodyNs))
-        {
-            return headNs;
-        }
-        final LinkOutput[] ls = c.links;
-        for (int i = 0; i < c.count; i++)
-        {
-            final LinkOutput l = ls[i];
-            for (int vc = 0; vc < l.vcCount; vc++)
-            {
-                final long end = l.bodyEndNs[vc];
-                if (vc != c.vcs[i] && end > headNs && end < best && fits(c, end, bodyNs))
-                {
-                    best = end;
-                }
-            }
-        }
-        return best;
-    }
-
-    private static boolean fits(final Circuit c, final long start, final long bodyNs)
-    {
-        final long end = start + bodyNs;
-        final LinkOutput[] ls = c.links;
-        for (int i = 0; i < c.count; i++)
-        {
-            final LinkOutput l = ls[i];
-            for (int vc = 0; vc < l.vcCount; vc++)
-            {
-                if (vc != c.vcs[i] && l.bodyEndNs[vc] > l.bodyStartNs[vc] && start < l.bodyEndNs[vc]
-                    && end > l.bodyStartNs[vc])
-                {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    void deliver(final Circuit c, final long now)
-    {
-        final Packet p = c.packet;
-        final int first = p.isBroadcast() ? p.broadcastFirst() : p.destination();
-        final int last = p.isBroadcast() ? p.broadcastLast() : p.destination();
-        final double rate = config.crcErrorRate();
-        if (rate > 0)
-        {
-            // every recipient checks the CRC before any of them commits the data: a broadcast is
-            // delivered only if all acknowledge positively
-            for (int node = first; node <= last; node++)
-            {
-                if (crcRandom[node].nextDouble() < rate)
-                {
-                    c.nack = true;
-                }
-            }
-        }
-        long turnaround = config.ackTurnaroundNs();
-        if (c.nack)
-        {
-            crcErrors++;
-        }
-        else
-        {
-            // a broadcast's acknowledgements combine on their way back: the source sees the largest
-            // value any recipient returned (so one "not yet" from anyone reaches it)
-            long combined = 0;
-            for (int node = first; node <= last; node++)
-            {
-                final PacketEndpoint ep = endpoints[node];
-                if (ep != null)
-                {
-                    p.setAckValue(0);
-                    final long t = ep.onArrival(p, now);
-                    combined = Math.max(combined, p.ackValue());
-                    if (t < 0)
-                    {
-                        throw new QsnetException("endpoint of node " + node + " returned ack turnaround " + t
-                            + " ns; it must be at least 0");
-                    }
-                    turnaround = node == first ? t : Math.max(turnaround, t);
-                }
-                deliveredPackets++;
-                deliveredPayloadBytes += p.payloadBytes();
-            }
-            p.setAckValue(combined);
-        }
-        int depth = 0;
-        for (int i = 0; i < c.count; i++)
-        {
-            depth = Math.max(depth, c.depths[i]);
-        }
-        final long ackAt = now + turnaround + pathLatencyNs(depth);
-        c.phase = Circuit.ACK;
-        nodeOrigins[first].schedule(ackAt, c);
-    }
-
-    void ackArrived(final Circuit c, final long now)
-    {
-        final Packet p = c.packet;
-        c.ackNs = now;
-        c.releaseDepth = 1;
-        releaseDepth(c, now);
-        if (c.nack)
-        {
-            p.retried();
-            startAttempt(p, now);
-        }
-        else
-        {
-            p.acked(now);
-            final PacketEndpoint ep = endpoints[p.source()];
-            if (ep != null)
-            {
-                ep.onAck(p, now);
-            }
-        }
-    }
-
-    void releaseDepth(final Circuit c, final long now)
-    {
-        final int d = c.releaseDepth;
-        boolean more = false;
-        for (int i = 0; i < c.count; i++)
-        {
-            final int depth = c.depths[i];
-            if (depth == d)
-            {
-                releaseVc(c.links[i], c.vcs[i], now);
-            }
-            else if (depth > d)
-            {
-                more = true;
-            }
-        }
-        if (more)
-        {
-            c.releaseDepth = d + 1;
-            c.phase = Circuit.RELEASE;
-            nodeOrigins[c.packet.source()].schedule(now + hopNs, c);
-        }
-    }
-
-    private void releaseVc(final LinkOutput out, final int vc, final long now)
-    {
-        out.releaseVc(vc);
-        final long aging = config.agingNs();
-        Head next = out.waiting.peek(now, aging, out.lastInput);
-        final EliteSwitch from = out.fromSwitch;
-        boolean fromGroup = false;
-        if (out.up && from != null && !from.upGroup.isEmpty())
-        {
-            final Head g = from.upGroup.peek(now, aging, out.lastInput);
-            final Head chosen = HeadQueue.better(next, g, now, aging, out.lastInput);
-            fromGroup = chosen == g;
-            next = chosen;
-        }
-        if (next == null)
-        {
-            return;
-        }
-        if (fromGroup)
-        {
-            from.upGroup.remove(next);
-        }
-        else
-        {
-            out.waiting.remove(next);
-        }
-        out.lastInput = next.input();
-        final long waited = now - next.waitSinceNs;
-        out.waitNs += waited;
-        out.waits++;
-        if (from != null)
-        {
-            from.headerGranted(now, waited, out.up);
-        }
-        if (next.ports != null)
-        {
-            continueBroadcast(next, from, now);
-        }
-        else
-        {
-            acquireAndForward(next, out, now);
-        }
     }
 
     // ---------------------------------------------------------------- statistics
@@ -783,10 +314,10 @@ public final class Fabric
         {
             s.resetStats(now);
         }
-        deliveredPackets = 0;
-        deliveredPayloadBytes = 0;
-        crcErrors = 0;
-        packetHops = 0;
+        delivery.deliveredPackets = 0;
+        delivery.deliveredPayloadBytes = 0;
+        delivery.crcErrors = 0;
+        router.packetHops = 0;
     }
 
     /**
@@ -802,7 +333,7 @@ public final class Fabric
      */
     public long deliveredPackets()
     {
-        return deliveredPackets;
+        return delivery.deliveredPackets;
     }
 
     /**
@@ -810,7 +341,7 @@ public final class Fabric
      */
     public long deliveredPayloadBytes()
     {
-        return deliveredPayloadBytes;
+        return delivery.deliveredPayloadBytes;
     }
 
     /**
@@ -818,7 +349,7 @@ public final class Fabric
      */
     public long crcErrors()
     {
-        return crcErrors;
+        return delivery.crcErrors;
     }
 
     /**
@@ -826,7 +357,7 @@ public final class Fabric
      */
     public long packetHops()
     {
-        return packetHops;
+        return router.packetHops;
     }
 
     // ---------------------------------------------------------------- ports
@@ -849,7 +380,7 @@ public final class Fabric
         @Override
         public void inject(final Packet packet)
         {
-            Fabric.this.inject(node, packet);
+            router.inject(node, packet);
         }
 
         @Override

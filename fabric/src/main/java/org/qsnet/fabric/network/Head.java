@@ -9,7 +9,7 @@ import org.qsnet.fabric.engine.EventHandler;
  */
 final class Head implements EventHandler
 {
-    final Fabric fabric;
+    final HeaderRouter router;
     final Packet packet;
     final Circuit circuit;
     /** The link the header is crossing or has just crossed. */
@@ -26,9 +26,9 @@ final class Head implements EventHandler
     int portIndex;
     LinkOutput[] acquired;
 
-    Head(final Fabric fabric, final Packet packet, final Circuit circuit)
+    Head(final HeaderRouter router, final Packet packet, final Circuit circuit)
     {
-        this.fabric = fabric;
+        this.router = router;
         this.packet = packet;
         this.circuit = circuit;
     }
@@ -42,6 +42,6 @@ final class Head implements EventHandler
     @Override
     public void onEvent(final long timeNs)
     {
-        fabric.headArrived(this, timeNs);
+        router.headArrived(this, timeNs);
     }
 }

@@ -16,6 +16,10 @@ import org.qsnet.fabric.memory.SparseMemory;
 /**
  * A hardware context of an Elan3: the slot a process attached to, with its capability key, its
  * VP table, its MMU, its main memory and the addresses its process waits on.
+ *
+ * <p>Near 500 lines because it is the whole of the context as Elan3lib sees it (small accessors,
+ * each with its Javadoc) and the context's checked memory access, which every unit of the NIC
+ * goes through; it holds state, no mechanism of its own, so there is nothing to split off.
  */
 public final class NicContext
 {
