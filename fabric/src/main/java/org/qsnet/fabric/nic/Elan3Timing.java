@@ -2,7 +2,7 @@ package org.qsnet.fabric.nic;
 
 /**
  * The parameters the Elan3 NIC model reads: its units' costs, its buses' speeds and the host
- * driver's costs of a translation fault. {@link org.qsnet.fabric.machine.PlatformProfile}
+ * driver's costs of a translation fault. The platform profile (in {@code machine})
  * implements it; the NIC sees no more of the platform than this, so the package does not depend
  * on the assembled machine. Each method is the profile component of the same name, documented
  * there.
