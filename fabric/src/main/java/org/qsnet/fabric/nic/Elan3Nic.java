@@ -38,7 +38,8 @@ import org.qsnet.fabric.network.PacketEndpoint;
  * </ul>
  * Latency and bandwidth are never written down here: they come out of these resources, the
  * fabric's circuits and the host costs the library charges. This class keeps the public API the
- * libraries drive, the hardware contexts and the SDRAM, and delegates everything else.
+ * libraries drive, the hardware contexts and the SDRAM, and delegates everything else (its length
+ * is that API's Javadoc: no mechanism is left in it).
  *
  * <pre>
  *  host --putdma--> [cmd proc] --> DMA queue --> [DMA thread: microcode, source read (SDRAM|PCI),
