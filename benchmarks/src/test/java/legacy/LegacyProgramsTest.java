@@ -18,7 +18,7 @@ import org.qsnet.bench.cli.Captured;
 import org.qsnet.bench.cli.PrunCommand;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.engine.RunReport;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Issue 8's acceptance: five legacy programs, ported from the catalog's call sequences as

@@ -8,7 +8,7 @@ import java.util.Map;
 
 import org.qsnet.elan.ElanBase;
 import org.qsnet.elan3.ElanProcess;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.tports.Tport;
 
 /**

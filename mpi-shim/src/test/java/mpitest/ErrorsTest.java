@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.engine.SimulationException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.tports.RxEvent;
 import org.qsnet.tports.Tport;
 import org.qsnet.elan.ElanBase;

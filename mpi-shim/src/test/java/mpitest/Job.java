@@ -3,7 +3,7 @@ package mpitest;
 import java.util.Map;
 
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /** Runs an MPI program as a job of n ranks on the pentium3-he machine, one rank per node (as mpirun would). */
 final class Job

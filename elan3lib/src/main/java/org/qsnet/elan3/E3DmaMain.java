@@ -1,6 +1,6 @@
 package org.qsnet.elan3;
 
-import org.qsnet.fabric.model.E3;
+import org.qsnet.fabric.nic.E3;
 
 /**
  * {@code E3_DMA_MAIN}: a DMA descriptor built in host memory (here: a Java object), copied into

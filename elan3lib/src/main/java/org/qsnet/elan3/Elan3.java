@@ -1,7 +1,7 @@
 package org.qsnet.elan3;
 
 import org.qsnet.fabric.memory.Mmu;
-import org.qsnet.fabric.model.E3;
+import org.qsnet.fabric.nic.E3;
 
 /**
  * Elan3lib constants with their C names, and the macros of {@code elan3/*.h}.

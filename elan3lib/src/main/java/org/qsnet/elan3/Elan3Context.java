@@ -9,13 +9,13 @@ import java.util.function.Supplier;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.SimProcess;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.fabric.memory.MemoryFault;
 import org.qsnet.fabric.memory.Mmu;
 import org.qsnet.fabric.memory.SparseMemory;
-import org.qsnet.fabric.model.E3;
-import org.qsnet.fabric.model.Elan3Nic;
-import org.qsnet.fabric.model.NicContext;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.nic.E3;
+import org.qsnet.fabric.nic.Elan3Nic;
+import org.qsnet.fabric.nic.NicContext;
 
 /**
  * {@code ELAN3_CTX}: a process's handle on its node's Elan3. Every method emulates the
@@ -96,7 +96,7 @@ public final class Elan3Context
         this.rail = rail;
         this.sim = process.sim();
         this.nic = process.machine().nic(process.node());
-        this.profile = nic.profile();
+        this.profile = process.machine().profile();
         this.hostAccessNs = profile.hostPollNs();
         this.hostHitNs = profile.hostHitNs();
         this.mainHeap = new RangeAllocator("allocMain", mainBase, mainSize);

@@ -7,9 +7,9 @@ import java.util.Map;
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.SimProcess;
 import org.qsnet.fabric.engine.SimulationException;
+import org.qsnet.fabric.machine.Machine;
 import org.qsnet.fabric.memory.MemoryFault;
 import org.qsnet.fabric.memory.SparseMemory;
-import org.qsnet.fabric.model.Machine;
 
 /**
  * One process of a job: its rank, node, capability, the environment a legacy program reads

@@ -24,9 +24,9 @@ import org.qsnet.fabric.engine.KernelContext;
 import org.qsnet.fabric.engine.ProcessState;
 import org.qsnet.fabric.engine.RunReport;
 import org.qsnet.fabric.engine.SimulationException;
-import org.qsnet.fabric.model.Fabric;
-import org.qsnet.fabric.model.Machine;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.Machine;
+import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.network.Fabric;
 
 /**
  * The {@code prun} launcher: runs SPMD jobs on an emulated machine in this JVM. Each job gets a

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.fabric.engine.RunReport;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DmaTest

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.fabric.memory.MemoryFault;
-import org.qsnet.fabric.model.PlatformProfile;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class Elan3ContextTest

@@ -35,9 +35,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.fabric.memory.MemoryFault;
-import org.qsnet.fabric.model.E3;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.nic.E3;
 
 /**
  * Events and memory as libelan3 had them (issue 8, section 3), through the C facade: a queued-DMA

@@ -17,7 +17,7 @@ import org.qsnet.fabric.engine.KernelContext;
 import org.qsnet.fabric.engine.ProcessState;
 import org.qsnet.fabric.engine.RunReport;
 import org.qsnet.fabric.engine.SimulationException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 import legacy.Forever;
 import legacy.GlobalCounter;

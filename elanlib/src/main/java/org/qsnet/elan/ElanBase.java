@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
-import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanCapability;
@@ -15,9 +13,9 @@ import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.RangeAllocator;
 import org.qsnet.elan3.Rms;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.fabric.memory.SparseMemory;
-import org.qsnet.fabric.model.Elan3Nic;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.nic.Elan3Nic;
 
 /**
  * {@code ELAN_BASE} and {@code ELAN_STATE}: what {@code elan_baseInit} returns. Holds the attached
@@ -27,6 +25,10 @@ import org.qsnet.fabric.model.PlatformProfile;
  * <p>One-sided calls address remote memory with the same host address as local memory (libelan's
  * symmetric addressing): allocations made in the same order on every process return the same
  * addresses, and {@link #gallocMain} makes that a collective guarantee.
+ *
+ * <p>This class is the state (tunables, heaps, the attached context) and the public API; the
+ * operations live in package-private collaborators it delegates to: {@code OneSided} (put, get and
+ * the slot pool), {@code Collectives} (groups, barriers, broadcasts, reductions) and {@code Locks}.
  */
 public final class ElanBase
 {
@@ -45,11 +47,11 @@ public final class ElanBase
     /** Version string of the emulated library. */
     public static final String VERSION = "libelan 1.4.14 (qsnet emulator)";
 
-    private static final int MAX_ROUNDS = 32;
-    private static final long STAGING = 64 * 1024;
+    static final int MAX_ROUNDS = 32;
+    static final long STAGING = 64 * 1024;
 
     private final Elan3Context ctx;
-    private final ElanProcess process;
+    final ElanProcess process;
     private final PlatformProfile profile;
     /** {@code state->vp}: this process's VP. */
     public final int vp;
@@ -57,7 +59,7 @@ public final class ElanBase
     public final int nvp;
     private final ElanCapability cap;
     private final Map<String, String> tunables = new LinkedHashMap<>();
-    private final int smallPutSize;
+    final int smallPutSize;
 
     // ---- ELAN_BASE fields (ELAN-API.md §2.3), typed, with the C names: base->tport_nslots is base.tport_nslots.
     // Those read from a LIBELAN_* variable say so; the others hold what the emulated library does.
@@ -114,142 +116,14 @@ public final class ElanBase
     public final int shm_fifodepth;
     /** {@code base->shm_bigmsg}: larger messages between processes of a node go through the NIC ({@code LIBELAN_SHM_BIGMSG}, 1 MB). */
     public final int shm_bigmsg;
-    private final ArrayDeque<Slot> free = new ArrayDeque<>();
-    private final List<Slot> busy = new ArrayList<>();
     /** {@code base->allGroup}: every process of the job. */
     public final ElanGroup allGroup;
-    private final Map<Integer, GroupArea> areas = new LinkedHashMap<>();
     private final RangeAllocator symmetric;
     private final RangeAllocator symmetricElan;
-    private int nextGroupId;
     private boolean finished;
-    private long puts;
-    private long gets;
-
-    /** One operation's resources: a word event, its done word, a scratch descriptor, a bounce buffer. */
-    private final class Slot
-    {
-        final long event = ctx.allocElan(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
-        final long word = ctx.allocMain(8, 8);
-        final long descriptor = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
-        final long bounce = ctx.allocElan(64, 64);
-
-        Slot()
-        {
-            ctx.initeventWord(event, word);
-        }
-
-        boolean fired()
-        {
-            return ctx.raw().getInt(word) != 0;
-        }
-    }
-
-    /** A group's collective memory, at the same address on every member. */
-    private final class GroupArea
-    {
-        final long flags;
-        final long counter;
-        final long ackCounter;
-        /** hbcast's staging area (the hardware broadcast writes the same address everywhere). */
-        final long staging;
-        /**
-         * elan_bcast's staging: one slot of {@link #STAGING} bytes per possible parent. In the binomial
-         * tree of any root the parent of a member is the member 2^j before it (mod n) for some
-         * j below {@link #treeLevels}, so slot j and its event {@code bcastEvent[j]} only ever receive
-         * from that one member: O(log P) slots, and data of a later broadcast from another parent
-         * cannot land in the slot this member is still waiting on.
-         */
-        final long bcastStaging;
-        final long[] bcastEvent;
-        final long[] bcastWord;
-        /** hbcast calls so far, and the group index of the last one's root (-1: none). */
-        int hbcasts;
-        int lastHbRoot = -1;
-        /** The last hbcast this member has consumed (the root's broadcast test reads it everywhere). */
-        final long hbDone;
-        final long arrivalsEvent;
-        final long arrivalsWord;
-        final long releaseEvent;
-        final long releaseWord;
-        int epoch;
-        int acks;
-        int hgsyncs;
-        final long hgFlag;
-        final long hgArrived;
-        /** Reduction tree children of this member (see {@link #reduce}). */
-        final int children;
-        /** One slot of {@link #STAGING} bytes per reduction child: O(log P), not O(P). */
-        final long childStaging;
-        /** This member's partial result, sent up the reduction tree. */
-        final long partial;
-        final long resultEvent;
-        final long resultWord;
-
-        GroupArea(final ElanGroup g)
-        {
-            flags = galloc(8, 4L * MAX_ROUNDS);
-            counter = galloc(8, 8);
-            ackCounter = galloc(8, 8);
-            hgFlag = galloc(8, 8);
-            hgArrived = galloc(8, 8);
-            staging = galloc(64, STAGING);
-            hbDone = galloc(8, 8);
-            final int levels = Math.max(1, treeLevels(g.size()));
-            bcastStaging = galloc(64, STAGING * levels);
-            bcastEvent = new long[levels];
-            bcastWord = new long[levels];
-            for (int j = 0; j < levels; j++)
-            {
-                bcastEvent[j] = gallocEvent();
-                bcastWord[j] = galloc(8, 8);
-                ctx.initeventWord(bcastEvent[j], bcastWord[j]);
-                ctx.primeevent(bcastEvent[j], 1);
-            }
-            // the same size on every member, so that the heap stays symmetric
-            childStaging = galloc(64, STAGING * Math.max(1, treeLevels(g.size())));
-            partial = galloc(64, STAGING);
-            arrivalsEvent = gallocEvent();
-            arrivalsWord = galloc(8, 8);
-            releaseEvent = gallocEvent();
-            releaseWord = galloc(8, 8);
-            resultEvent = gallocEvent();
-            resultWord = galloc(8, 8);
-            ctx.initeventWord(arrivalsEvent, arrivalsWord);
-            ctx.initeventWord(releaseEvent, releaseWord);
-            ctx.initeventWord(resultEvent, resultWord);
-            ctx.primeevent(releaseEvent, 1);
-            ctx.primeevent(resultEvent, 1);
-            children = g.self() < 0 ? 0 : reduceChildren(g.self(), g.size());
-            // armed before any member can send: the children's partial results count it down
-            ctx.primeevent(arrivalsEvent, Math.max(1, children));
-        }
-    }
-
-    /**
-     * Levels of a binomial tree over {@code n} members: ceil(log2 n), the most children a member has.
-     */
-    private static int treeLevels(final int n)
-    {
-        return n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
-    }
-
-    /**
-     * Children of group index {@code i} in the reduction tree, a binomial tree rooted at index 0:
-     * the children of i are i + 2^j for every 2^j below the lowest set bit of i (any 2^j for 0) and
-     * within the group. The subtree of i is the contiguous range [i, i + lowbit(i)), so combining a
-     * member's value with its children's partial results in increasing order keeps the group order.
-     */
-    private static int reduceChildren(final int i, final int n)
-    {
-        final int limit = i == 0 ? Integer.MAX_VALUE : Integer.lowestOneBit(i);
-        int c = 0;
-        for (long d = 1; d < limit && i + d < n; d <<= 1)
-        {
-            c++;
-        }
-        return c;
-    }
+    private final OneSided oneSided;
+    private final Collectives collectives;
+    private final Locks locks;
 
     private ElanBase(final int flags)
     {
@@ -293,18 +167,20 @@ public final class ElanBase
         final long symElan = Math.max(1 << 14, Math.min(1 << 20, ctx.elanHeapSize() / 4)) & -64L;
         this.symmetricElan = new RangeAllocator("collective Elan heap", ctx.allocElan(64, symElan), symElan);
         this.galloc_size = symmetric.size();
+        // the operations' collaborators: they allocate nothing until used, so the heaps' layout is unchanged
+        this.oneSided = new OneSided(this);
+        this.collectives = new Collectives(this, oneSided);
+        this.locks = new Locks(this, oneSided);
         final int[] all = new int[nvp];
         for (int i = 0; i < nvp; i++)
         {
             all[i] = i;
         }
-        this.allGroup = new ElanGroup(this, nextGroupId++, all, vp);
-        areas.put(allGroup.id, new GroupArea(allGroup));
+        this.allGroup = collectives.newGroup(all);
         ctx.blockInputter(0);
         // every member's collective memory exists before anyone writes into it
         gsync(allGroup);
     }
-
     /**
      * The default Elan heap of a process: 4 MB, or its share of the node's SDRAM when more processes
      * than fit 4 MB each share one node, so that a job with as many processes per node as it has
@@ -462,7 +338,7 @@ public final class ElanBase
      */
     public long puts()
     {
-        return puts;
+        return oneSided.puts;
     }
 
     /**
@@ -470,7 +346,7 @@ public final class ElanBase
      */
     public long gets()
     {
-        return gets;
+        return oneSided.gets;
     }
 
     /**
@@ -481,12 +357,12 @@ public final class ElanBase
     public void fini(final ElanGroup group)
     {
         gsync(group);
-        reclaim();
+        oneSided.reclaim();
         ctx.detach();
         finished = true;
     }
 
-    private void live()
+    void live()
     {
         if (finished)
         {
@@ -547,7 +423,7 @@ public final class ElanBase
     }
 
     /** An event from the collective Elan heap: the same address on every member, as remote sets need. */
-    private long gallocEvent()
+    long gallocEvent()
     {
         final long e = symmetricElan.alloc(Elan3.E3_EVENT_ALIGN, Elan3.E3_BLOCK_COPY_EVENT_SIZE);
         if (e < 0)
@@ -557,7 +433,7 @@ public final class ElanBase
         return e;
     }
 
-    private long galloc(final int align, final long size)
+    long galloc(final int align, final long size)
     {
         final long a = symmetric.alloc(align, size);
         if (a < 0)
@@ -788,14 +664,7 @@ public final class ElanBase
      */
     public ElanEvent putv(final long[] src, final long[] dst, final long[] len, final int destVp)
     {
-        QsnetException.require(src.length == dst.length && dst.length == len.length && src.length > 0, "putv vectors",
-            src.length + "/" + dst.length + "/" + len.length, "must have the same, non-zero length");
-        ElanEvent e = put(src[0], dst[0], len[0], destVp);
-        for (int i = 1; i < src.length; i++)
-        {
-            e = ElanEvent.link(e, put(src[i], dst[i], len[i], destVp));
-        }
-        return e;
+        return oneSided.putv(src, dst, len, destVp);
     }
 
     /**
@@ -809,14 +678,7 @@ public final class ElanBase
      */
     public ElanEvent getv(final long[] src, final long[] dst, final long[] len, final int srcVp)
     {
-        QsnetException.require(src.length == dst.length && dst.length == len.length && src.length > 0, "getv vectors",
-            src.length + "/" + dst.length + "/" + len.length, "must have the same, non-zero length");
-        ElanEvent e = get(src[0], dst[0], len[0], srcVp);
-        for (int i = 1; i < src.length; i++)
-        {
-            e = ElanEvent.link(e, get(src[i], dst[i], len[i], srcVp));
-        }
-        return e;
+        return oneSided.getv(src, dst, len, srcVp);
     }
 
     /**
@@ -855,75 +717,7 @@ public final class ElanBase
 
     // ------------------------------------------------------------------ one-sided
 
-    private void reclaim()
-    {
-        for (int i = busy.size() - 1; i >= 0; i--)
-        {
-            final Slot s = busy.get(i);
-            if (s.fired())
-            {
-                busy.remove(i);
-                free.addLast(s);
-            }
-        }
-    }
-
-    private Slot slot()
-    {
-        if (free.isEmpty())
-        {
-            reclaim();
-        }
-        final Slot s = free.isEmpty() ? new Slot() : free.pollFirst();
-        ctx.raw().putInt(s.word, 0);
-        ctx.primeevent(s.event, 1);
-        return s;
-    }
-
-    private final class OpEvent extends ElanEvent
-    {
-        private final Slot slot;
-        private final Supplier<String> what;
-
-        OpEvent(final Slot slot, final Supplier<String> what)
-        {
-            this.slot = slot;
-            this.what = what;
-        }
-
-        @Override
-        protected boolean complete()
-        {
-            return slot.fired();
-        }
-
-        @Override
-        protected void block(final long how)
-        {
-            ctx.waitEventWord(slot.event, slot.word, how, this);
-        }
-
-        @Override
-        protected void chargePoll()
-        {
-            process.sim().poll(profile.hostPollNs());
-        }
-
-        @Override
-        protected void release()
-        {
-            busy.remove(slot);
-            free.addLast(slot);
-        }
-
-        @Override
-        public String toString()
-        {
-            return what.get();
-        }
-    }
-
-    private long elanAddress(final String what, final long hostAddr)
+    long elanAddress(final String what, final long hostAddr)
     {
         final long va = ctx.main2elan(hostAddr);
         if (va == Elan3.ELAN_BAD_ADDR)
@@ -933,7 +727,7 @@ public final class ElanBase
         return va;
     }
 
-    private void checkVp(final String what, final int v)
+    void checkVp(final String what, final int v)
     {
         if (v < 0 || v >= nvp)
         {
@@ -954,46 +748,7 @@ public final class ElanBase
      */
     public ElanEvent put(final long src, final long dst, final long len, final int destVp)
     {
-        return putDma(src, dst, len, destVp, 0);
-    }
-
-    private ElanEvent putDma(final long src, final long dst, final long len, final int destVp, final long remoteEvent)
-    {
-        live();
-        checkVp("destVp", destVp);
-        QsnetException.require(len >= 0, "len", len, "must be at least 0");
-        final Slot s = slot();
-        long source;
-        // one rule for every size: the source must be memory the Elan can reach
-        final long sourceVa = elanAddress("put source", src);
-        if (len <= smallPutSize)
-        {
-            final byte[] b = new byte[(int)len];
-            ctx.raw().read(src, b, 0, b.length);
-            final byte[] padded = new byte[64];
-            System.arraycopy(b, 0, padded, 0, b.length);
-            // the copy into Elan memory: programmed I/O, one word at a time
-            process.sim().advance(((len + 3) / 4) * profile.pioWriteNs());
-            ctx.owner().machine().nic(process.node()).sdram().write(s.bounce, padded, 0, 64);
-            source = ctx.sdram2elan(s.bounce);
-        }
-        else
-        {
-            source = sourceVa;
-        }
-        final E3DmaMain d = new E3DmaMain();
-        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, retryCount);
-        d.dma_size = len;
-        d.dma_source = source;
-        d.dma_dest = elanAddress("put destination", dst);
-        d.dma_destEvent = remoteEvent;
-        d.dma_destCookieVProc = destVp;
-        d.dma_srcEvent = ctx.sdram2elan(s.event);
-        d.dma_srcCookieVProc = ctx.localCookie(vp, destVp);
-        ctx.putdmaMain(d, s.descriptor);
-        busy.add(s);
-        puts++;
-        return new OpEvent(s, () -> "elan_put of " + len + " bytes to VP " + destVp);
+        return oneSided.put(src, dst, len, destVp);
     }
 
     /**
@@ -1007,22 +762,7 @@ public final class ElanBase
      */
     public ElanEvent get(final long src, final long dst, final long len, final int srcVp)
     {
-        live();
-        checkVp("srcVp", srcVp);
-        QsnetException.require(len >= 0, "len", len, "must be at least 0");
-        final Slot s = slot();
-        final E3DmaMain d = new E3DmaMain();
-        d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, retryCount);
-        d.dma_size = len;
-        d.dma_source = elanAddress("get source", src);
-        d.dma_dest = elanAddress("get destination", dst);
-        d.dma_destEvent = ctx.sdram2elan(s.event);
-        d.dma_destCookieVProc = ctx.localCookie(vp, srcVp);
-        d.dma_srcCookieVProc = ctx.remoteCookie(vp, srcVp);
-        ctx.getdmaMain(d, s.descriptor);
-        busy.add(s);
-        gets++;
-        return new OpEvent(s, () -> "elan_get of " + len + " bytes from VP " + srcVp);
+        return oneSided.get(src, dst, len, srcVp);
     }
 
     /**
@@ -1033,15 +773,7 @@ public final class ElanBase
      */
     public void waitAll(final long how)
     {
-        progress();
-        for (final Slot s : new ArrayList<>(busy))
-        {
-            if (!s.fired())
-            {
-                ctx.waitEventWord(s.event, s.word, how, "an outstanding put or get (elan_putWaitAll/elan_getWaitAll)");
-            }
-        }
-        reclaim();
+        oneSided.waitAll(how);
     }
 
     // ------------------------------------------------------------------ groups and collectives
@@ -1062,55 +794,7 @@ public final class ElanBase
      */
     public ElanGroup group(final int[] vps)
     {
-        live();
-        QsnetException.require(vps.length > 0, "vps", "[]", "must name at least one member");
-        final java.util.BitSet seen = new java.util.BitSet();
-        for (final int v : vps)
-        {
-            checkVp("group member", v);
-            QsnetException.require(!seen.get(v), "group member", v, "must appear once");
-            seen.set(v);
-        }
-        final ElanGroup g = new ElanGroup(this, nextGroupId++, vps, vp);
-        areas.put(g.id, new GroupArea(g));
-        if (g.self() >= 0)
-        {
-            gsync(g);
-        }
-        return g;
-    }
-
-    private GroupArea area(final ElanGroup g)
-    {
-        final GroupArea a = areas.get(g.id);
-        if (a == null)
-        {
-            throw new QsnetException(g + " does not belong to this base");
-        }
-        if (g.self() < 0)
-        {
-            throw new QsnetException(g + " does not contain this process's VP " + vp + ": only members call its collectives");
-        }
-        return a;
-    }
-
-    private void waitWord(final long addr, final int atLeast, final Object what)
-    {
-        progress();
-        ctx.waitFor(() -> ctx.raw().getInt(addr) >= atLeast, elanAddress("flag", addr), waitType, what);
-    }
-
-    /** A collective's wait in its user's terms, built only when a report shows it. */
-    private static Supplier<String> waiting(final String call, final ElanGroup group, final String what)
-    {
-        return () -> what + " in " + call + " on " + group;
-    }
-
-    private static Supplier<String> gsyncRound(final ElanGroup group, final int round)
-    {
-        final int n = group.size();
-        return () -> "VP " + group.vp((group.self() - (1 << round) % n + n) % n) + " to reach the barrier (round " + round
-            + ") in elan_gsync on " + group;
+        return collectives.group(vps);
     }
 
     /**
@@ -1121,35 +805,7 @@ public final class ElanBase
      */
     public void gsync(final ElanGroup group)
     {
-        live();
-        final GroupArea a = area(group);
-        final int epoch = ++a.epoch;
-        final int n = group.size();
-        final long word = allocWordSource(epoch);
-        for (int r = 0, d = 1; d < n; r++, d <<= 1)
-        {
-            final int to = group.vp((group.self() + d) % n);
-            put(word, a.flags + 4L * r, 4, to);
-            waitWord(a.flags + 4L * r, epoch, gsyncRound(group, r));
-        }
-    }
-
-    private long allocWordSource(final int value)
-    {
-        final long w = scratchWord();
-        ctx.raw().putInt(w, value);
-        return w;
-    }
-
-    private long scratchWordAddr;
-
-    private long scratchWord()
-    {
-        if (scratchWordAddr == 0)
-        {
-            scratchWordAddr = ctx.allocMain(8, 8);
-        }
-        return scratchWordAddr;
+        collectives.gsync(group);
     }
 
     /**
@@ -1163,54 +819,7 @@ public final class ElanBase
      */
     public void hgsync(final ElanGroup group)
     {
-        live();
-        if (!group.contiguous() || group.size() < 2)
-        {
-            hgsyncFallbacks++;
-            gsync(group);
-            return;
-        }
-        final GroupArea a = area(group);
-        // its own counters: the arrival word and the release flag count hgsync calls only
-        final int epoch = ++a.hgsyncs;
-        ctx.raw().putInt(a.hgArrived, epoch);
-        if (group.self() == 0)
-        {
-            final int bvp = bcastVp(group);
-            final Slot test = slot();
-            ctx.broadcastTest(bvp, a.hgArrived, epoch, test.event);
-            ctx.waitEventWord(test.event, test.word, waitType, waiting("elan_hgsync", group, "every member's arrival"));
-            free.addLast(test);
-            final long src = allocWordSource(epoch);
-            final Slot s = slot();
-            final E3DmaMain d = new E3DmaMain();
-            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL_BROADCAST, retryCount);
-            d.dma_size = 4;
-            d.dma_source = elanAddress("flag", src);
-            d.dma_dest = elanAddress("flag", a.hgFlag);
-            d.dma_destCookieVProc = bvp;
-            d.dma_srcEvent = ctx.sdram2elan(s.event);
-            d.dma_srcCookieVProc = ctx.localCookie(vp, bvp);
-            ctx.putdmaMain(d, s.descriptor);
-            busy.add(s);
-        }
-        waitWord(a.hgFlag, epoch, waiting("elan_hgsync", group, "the release of the barrier"));
-    }
-
-    private int hgsyncFallbacks;
-    private final Map<Integer, Integer> broadcastVps = new LinkedHashMap<>();
-
-    private int bcastVp(final ElanGroup g)
-    {
-        return broadcastVps.computeIfAbsent(g.id, id ->
-        {
-            final int b = ctx.allocateBcastVp();
-            if (ctx.addBcastVp(b, g.vp(0), g.vp(g.size() - 1)) != 0)
-            {
-                throw new QsnetException(g + " is not on contiguous nodes: no hardware broadcast");
-            }
-            return b;
-        });
+        collectives.hgsync(group);
     }
 
     /**
@@ -1218,7 +827,7 @@ public final class ElanBase
      */
     public int hgsyncFallbacks()
     {
-        return hgsyncFallbacks;
+        return collectives.hgsyncFallbacks();
     }
 
     /**
@@ -1253,52 +862,7 @@ public final class ElanBase
      */
     public void bcast(final ElanGroup group, final long buf, final long len, final int root)
     {
-        live();
-        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
-        QsnetException.require(len >= 0 && len <= STAGING, "len", len, "must be in 0.." + STAGING);
-        final GroupArea a = area(group);
-        a.epoch++;
-        final int n = group.size();
-        final int self = group.self();
-        final int rel = (self - root + n) % n;
-        long source = buf;
-        if (rel != 0)
-        {
-            // wait for the parent's data in its slot, take it, re-arm, (later) tell the parent
-            final int j = Integer.numberOfTrailingZeros(rel);
-            source = a.bcastStaging + STAGING * j;
-            ctx.waitEventWord(a.bcastEvent[j], a.bcastWord[j], waitType,
-                waiting("elan_bcast", group, "the data from its parent"));
-            final byte[] data = new byte[(int)len];
-            ctx.raw().read(source, data, 0, data.length);
-            ctx.raw().write(buf, data, 0, data.length);
-            ctx.raw().putInt(a.bcastWord[j], 0);
-            ctx.primeevent(a.bcastEvent[j], 1);
-        }
-        int children = 0;
-        final int lowBit = rel == 0 ? Integer.highestOneBit(Math.max(1, n - 1)) << 1 : Integer.lowestOneBit(rel);
-        for (int d = lowBit >> 1; d >= 1; d >>= 1)
-        {
-            if (rel + d < n)
-            {
-                // the child's slot for the parent 2^j = d before it
-                final int j = Integer.numberOfTrailingZeros(d);
-                final int child = group.vp((self + d) % n);
-                putDma(source, a.bcastStaging + STAGING * j, len, child, ctx.sdram2elan(a.bcastEvent[j]));
-                children++;
-            }
-        }
-        a.acks += children;
-        if (children > 0)
-        {
-            waitWord(a.ackCounter, a.acks, waiting("elan_bcast", group, "its children's acknowledgements"));
-        }
-        if (rel != 0)
-        {
-            // only once the children have their copies may the parent send into this slot again
-            final int parent = (self - Integer.lowestOneBit(rel) + n) % n;
-            ctx.atomicFetchAdd(group.vp(parent), elanAddress("counter", a.ackCounter), 1, 0, 0);
-        }
+        collectives.bcast(group, buf, len, root);
     }
 
     /**
@@ -1320,63 +884,7 @@ public final class ElanBase
      */
     public void hbcast(final ElanGroup group, final long buf, final long len, final int root)
     {
-        live();
-        if (!group.contiguous() || group.size() < 2)
-        {
-            hgsyncFallbacks++;
-            bcast(group, buf, len, root);
-            return;
-        }
-        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
-        QsnetException.require(len >= 0 && len <= STAGING, "len", len, "must be in 0.." + STAGING);
-        final GroupArea a = area(group);
-        a.epoch++;
-        final int h = ++a.hbcasts;
-        final boolean sameRoot = a.lastHbRoot == root;
-        a.lastHbRoot = root;
-        if (group.self() == root)
-        {
-            final int bvp = bcastVp(group);
-            if (h > 1 && !sameRoot)
-            {
-                final Slot test = slot();
-                ctx.broadcastTest(bvp, a.hbDone, h - 1, test.event);
-                ctx.waitEventWord(test.event, test.word, waitType,
-                    waiting("elan_hbcast", group, "every member's consumption of the previous hbcast"));
-                free.addLast(test);
-            }
-            final Slot s = slot();
-            final E3DmaMain d = new E3DmaMain();
-            d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL_BROADCAST, retryCount);
-            d.dma_size = len;
-            d.dma_source = elanAddress("hbcast source", buf);
-            d.dma_dest = elanAddress("staging", a.staging);
-            d.dma_destEvent = ctx.sdram2elan(a.releaseEvent);
-            d.dma_destCookieVProc = bvp;
-            d.dma_srcEvent = ctx.sdram2elan(s.event);
-            d.dma_srcCookieVProc = ctx.localCookie(vp, bvp);
-            ctx.putdmaMain(d, s.descriptor);
-            busy.add(s);
-            // the root receives its own copy too: take it off its staging event
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "its own copy"));
-            ctx.raw().putInt(a.releaseWord, 0);
-            ctx.primeevent(a.releaseEvent, 1);
-            ctx.raw().putInt(a.hbDone, h);
-            a.acks += group.size() - 1;
-            waitWord(a.ackCounter, a.acks, waiting("elan_hbcast", group, "the members' acknowledgements"));
-        }
-        else
-        {
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
-                waiting("elan_hbcast", group, "the data from the root"));
-            final byte[] data = new byte[(int)len];
-            ctx.raw().read(a.staging, data, 0, data.length);
-            ctx.raw().write(buf, data, 0, data.length);
-            ctx.raw().putInt(a.releaseWord, 0);
-            ctx.primeevent(a.releaseEvent, 1);
-            ctx.raw().putInt(a.hbDone, h);
-            ctx.atomicFetchAdd(group.vp(root), elanAddress("counter", a.ackCounter), 1, 0, 0);
-        }
+        collectives.hbcast(group, buf, len, root);
     }
 
     /**
@@ -1387,7 +895,7 @@ public final class ElanBase
      */
     public void lockInit(final long lock)
     {
-        ctx.raw().putInt(lock, 0);
+        locks.lockInit(lock);
     }
 
     /**
@@ -1399,26 +907,7 @@ public final class ElanBase
      */
     public void lockLock(final int owner, final long lock)
     {
-        live();
-        checkVp("owner", owner);
-        final long result = scratchResult();
-        long backoffNs = 1_000;
-        while (true)
-        {
-            final Slot s = slot();
-            ctx.raw().putInt(result, -1);
-            ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), 0, vp + 1, result, s.event);
-            ctx.waitEventWord(s.event, s.word, waitType, "the test-and-write on the lock (elan_lockLock)");
-            free.addLast(s);
-            if (ctx.raw().getInt(result) == 0)
-            {
-                lockAcquisitions++;
-                return;
-            }
-            lockContentions++;
-            process.sim().advance(backoffNs);
-            backoffNs = Math.min(backoffNs * 2, 32_000);
-        }
+        locks.lockLock(owner, lock);
     }
 
     /**
@@ -1429,30 +918,7 @@ public final class ElanBase
      */
     public void lockUnLock(final int owner, final long lock)
     {
-        live();
-        final long result = scratchResult();
-        final Slot s = slot();
-        ctx.atomicTestAndWrite(owner, elanAddress("lock", lock), vp + 1, 0, result, s.event);
-        ctx.waitEventWord(s.event, s.word, waitType, "the test-and-write on the lock (elan_lockUnLock)");
-        free.addLast(s);
-        if (ctx.raw().getInt(result) != vp + 1)
-        {
-            throw new QsnetException("VP " + vp + " unlocked a lock it does not hold (held by VP " + (ctx.raw().getInt(result) - 1)
-                + ")");
-        }
-    }
-
-    private long resultWord;
-    private long lockAcquisitions;
-    private long lockContentions;
-
-    private long scratchResult()
-    {
-        if (resultWord == 0)
-        {
-            resultWord = ctx.allocMain(8, 8);
-        }
-        return resultWord;
+        locks.lockUnLock(owner, lock);
     }
 
     /**
@@ -1462,7 +928,8 @@ public final class ElanBase
      */
     public long[] groupStats()
     {
-        return new long[] {puts, gets, hgsyncFallbacks, lockAcquisitions, lockContentions};
+        return new long[] {oneSided.puts, oneSided.gets, collectives.hgsyncFallbacks(), locks.lockAcquisitions,
+            locks.lockContentions};
     }
 
     /**
@@ -1509,80 +976,7 @@ public final class ElanBase
     public void reduce(final ElanGroup group, final long src, final long dst, final int count, final int elementSize,
         final Reducer op, final int root, final int flags)
     {
-        live();
-        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
-        final long len = (long)count * elementSize;
-        QsnetException.require(len >= 0 && len <= STAGING, "count x elementSize", len, "must be in 0.." + STAGING);
-        final GroupArea a = area(group);
-        final int self = group.self();
-        final int n = group.size();
-        final byte[] acc = new byte[(int)len];
-        if (a.children > 0 || self == 0)
-        {
-            read(src, acc);
-        }
-        if (a.children > 0)
-        {
-            ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType,
-                waiting("elan_reduce", group, "the contributions of its subtree"));
-            ctx.raw().putInt(a.arrivalsWord, 0);
-            // re-armed before this member's partial result lets the next reduction start anywhere
-            ctx.primeevent(a.arrivalsEvent, a.children);
-            final byte[] in = new byte[(int)len];
-            for (int j = 0; j < a.children; j++)
-            {
-                // child self + 2^j: the members [self + 2^j, self + 2^(j+1)), next in group order
-                read(a.childStaging + STAGING * j, in);
-                op.reduce(in, acc, count, elementSize);
-                process.sim().advance(profile.hostPollNs() * Math.max(1, count / 8));
-            }
-        }
-        if (self != 0)
-        {
-            final int parent = self - Integer.lowestOneBit(self);
-            final int slot = Integer.numberOfTrailingZeros(self - parent);
-            final long from = a.children > 0 ? a.partial : src;
-            if (a.children > 0)
-            {
-                ctx.raw().write(a.partial, acc, 0, acc.length);
-            }
-            putDma(from, a.childStaging + STAGING * slot, len, group.vp(parent), ctx.sdram2elan(a.arrivalsEvent));
-        }
-        final boolean all = (flags & ELAN_RESULT_ALL) != 0;
-        if (all)
-        {
-            if (self == 0)
-            {
-                ctx.raw().write(dst, acc, 0, acc.length);
-            }
-            // the result from index 0 to everyone, which also releases everyone
-            bcast(group, dst, len, 0);
-            return;
-        }
-        if (root != 0)
-        {
-            if (self == 0)
-            {
-                ctx.raw().write(a.partial, acc, 0, acc.length);
-                putDma(a.partial, dst, len, group.vp(root), ctx.sdram2elan(a.resultEvent)).waitEvent(waitType);
-            }
-            else if (self == root)
-            {
-                ctx.waitEventWord(a.resultEvent, a.resultWord, waitType);
-                ctx.raw().putInt(a.resultWord, 0);
-                ctx.primeevent(a.resultEvent, 1);
-            }
-        }
-        else if (self == 0)
-        {
-            ctx.raw().write(dst, acc, 0, acc.length);
-        }
-        bcast(group, dst, 0, root);
-    }
-
-    private void read(final long addr, final byte[] into)
-    {
-        ctx.raw().read(addr, into, 0, into.length);
+        collectives.reduce(group, src, dst, count, elementSize, op, root, flags);
     }
 
     /**

@@ -6,8 +6,8 @@ import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.E3;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.nic.E3;
 
 /**
  * {@code ELAN_QUEUE} with its split transmit/receive API ({@code elan_queueTxInit},

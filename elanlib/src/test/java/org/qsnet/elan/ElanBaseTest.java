@@ -18,7 +18,7 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ElanBaseTest

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Back-to-back collectives with no barrier between them: broadcasts from random roots, reductions

@@ -22,7 +22,7 @@ import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ElanlibFacadeTest

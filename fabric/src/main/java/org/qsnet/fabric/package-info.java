@@ -1,7 +1,8 @@
 /**
- * The fabric module: the discrete-event simulation kernel ({@code engine}), the model of the
- * Elite fat tree, its links and packets ({@code model}), and the small contract that the
- * NIC model and the libraries see ({@code spi}). This root package holds what every layer
- * shares: the project's root exception.
+ * The fabric module, layered by package as the machine is: the discrete-event simulation kernel
+ * ({@code engine}, knows nothing of QsNet), emulated memories and the Elan MMU ({@code memory}), the
+ * Elite network ({@code network}), the Elan3 NIC on it ({@code nic}), and the profiles and the
+ * assembled machine ({@code machine}). Dependencies run one way: machine &rarr; nic &rarr; network
+ * &rarr; engine. This root package holds what every layer shares: the project's root exception.
  */
 package org.qsnet.fabric;

@@ -3,7 +3,7 @@ package org.qsnet.tports;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * The event of a Tports receive: its criteria, the word the NIC writes when the message has been

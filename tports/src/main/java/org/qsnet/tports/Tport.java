@@ -11,10 +11,10 @@ import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.E3;
-import org.qsnet.fabric.model.Elan3Nic;
-import org.qsnet.fabric.model.NicContext;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.nic.E3;
+import org.qsnet.fabric.nic.Elan3Nic;
+import org.qsnet.fabric.nic.NicContext;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * {@code ELAN_TPORT}: a tagged message port.

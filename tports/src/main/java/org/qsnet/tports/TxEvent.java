@@ -2,7 +2,7 @@ package org.qsnet.tports;
 
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * The event of a Tports send: a word event in host memory the NIC writes when the send is

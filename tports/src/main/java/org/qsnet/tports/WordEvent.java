@@ -3,7 +3,7 @@ package org.qsnet.tports;
 import org.qsnet.elan.ElanEvent;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * An event completed by the NIC writing a word in host memory (directly, or by a word-copy
@@ -46,7 +46,7 @@ abstract class WordEvent extends ElanEvent
      */
     final void recount(final int count)
     {
-        ctx.hardware().putInt(eventVa + org.qsnet.fabric.model.E3.EV_COUNT, count, org.qsnet.fabric.memory.Mmu.WRITE);
+        ctx.hardware().putInt(eventVa + org.qsnet.fabric.nic.E3.EV_COUNT, count, org.qsnet.fabric.memory.Mmu.WRITE);
     }
 
     final long eventHandle()

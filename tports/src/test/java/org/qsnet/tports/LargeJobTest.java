@@ -19,7 +19,7 @@ import org.qsnet.elan.ElanBase;
 import org.qsnet.elan.ElanGroup;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.engine.RunReport;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Jobs as large as the machine: {@code elan_baseInit}, {@code elan_tportInit}, the collectives and a

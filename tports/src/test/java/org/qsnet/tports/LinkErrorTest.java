@@ -19,7 +19,7 @@ import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.engine.RunReport;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Link errors lose nothing, at every layer: with {@code crcErrorRate} set, every payload a user

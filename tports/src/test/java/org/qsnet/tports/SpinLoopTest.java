@@ -27,7 +27,7 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * C spin loops ported line for line make progress: every host load of emulated memory and

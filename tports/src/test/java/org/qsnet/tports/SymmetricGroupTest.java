@@ -11,7 +11,7 @@ import org.qsnet.elan.ElanBase;
 import org.qsnet.elan.ElanGroup;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Groups made after start-up work whatever each process allocated privately since: their

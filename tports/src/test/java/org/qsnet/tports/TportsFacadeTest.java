@@ -22,7 +22,7 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.FacadeSignatures;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TportsFacadeTest

@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import org.qsnet.bench.elan3.Calibration;
 import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.FabricConfig;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.network.FabricConfig;
 
 import picocli.CommandLine.Option;
 

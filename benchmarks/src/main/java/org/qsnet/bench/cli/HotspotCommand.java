@@ -10,7 +10,7 @@ import org.qsnet.bench.elan3.PingExperiment.Placement;
 import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -15,7 +15,7 @@ import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
 import org.qsnet.bench.traffic.TrafficSpec;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.FabricConfig;
+import org.qsnet.fabric.network.FabricConfig;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -87,7 +87,7 @@ public final class PerfCommand implements Callable<Integer>
                 System.gc();
                 resetPeaks();
                 final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
-                    320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.model.PlatformProfile.pentium3He());
+                    320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
                 final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
                 System.gc();
                 built = Math.max(built, usedHeapBytes() / 1e6);

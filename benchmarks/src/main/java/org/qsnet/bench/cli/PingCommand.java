@@ -3,12 +3,12 @@ package org.qsnet.bench.cli;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import org.qsnet.bench.elan3.PingExperiment;
 import org.qsnet.bench.elan3.PingExperiment.Placement;
+import org.qsnet.bench.elan3.PingExperiment;
 import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -85,7 +85,7 @@ public final class PingCommand implements Callable<Integer>
         {
             final double lat = PingExperiment.latencyNs(p, size, s, d, bidirectional) / 1000.0;
             final double bw = size == 0 ? 0 : PingExperiment.bandwidthMBs(p, size, size > 65536 ? 2 : 4, s, d, bidirectional);
-            final org.qsnet.fabric.model.LinkErrorStats errors = PingExperiment.takeLinkErrors();
+            final org.qsnet.fabric.machine.LinkErrorStats errors = PingExperiment.takeLinkErrors();
             t.row(size, lat, bw, errors.crcRetries(), errors.outOfOrderRefusals(), errors.duplicatesDiscarded());
             x[i] = size;
             latency[i] = lat;

@@ -3,7 +3,7 @@ package org.qsnet.bench.cli;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine.Option;
 

@@ -5,10 +5,10 @@ import java.util.concurrent.Callable;
 
 import org.qsnet.bench.report.Drawing;
 import org.qsnet.fabric.engine.Kernel;
-import org.qsnet.fabric.model.EliteSwitch;
-import org.qsnet.fabric.model.Fabric;
-import org.qsnet.fabric.model.FabricConfig;
-import org.qsnet.fabric.model.Topology;
+import org.qsnet.fabric.network.EliteSwitch;
+import org.qsnet.fabric.network.Fabric;
+import org.qsnet.fabric.network.FabricConfig;
+import org.qsnet.fabric.network.Topology;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

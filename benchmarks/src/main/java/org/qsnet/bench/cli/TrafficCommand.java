@@ -11,7 +11,7 @@ import org.qsnet.bench.traffic.TrafficExperiment;
 import org.qsnet.bench.traffic.TrafficPoint;
 import org.qsnet.bench.traffic.TrafficSpec;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.Topology;
+import org.qsnet.fabric.network.Topology;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -8,8 +8,8 @@ import org.qsnet.bench.report.Table;
 import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficSpec;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.FabricConfig;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.network.FabricConfig;
 
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -182,7 +182,7 @@ public final class WorkloadOptions
      *
      * @param fabric the fabric.
      */
-    public void thin(final org.qsnet.fabric.model.Fabric fabric)
+    public void thin(final org.qsnet.fabric.network.Fabric fabric)
     {
         if (thinLevel == null)
         {

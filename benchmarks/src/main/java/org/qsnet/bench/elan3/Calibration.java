@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 import org.qsnet.bench.elan3.PingExperiment.Placement;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * The figures of CALIBRATION.md that the Elan3lib level can reproduce, each with the experiment

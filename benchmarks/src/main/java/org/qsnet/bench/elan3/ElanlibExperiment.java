@@ -6,7 +6,7 @@ import org.qsnet.elan.ElanBase;
 import org.qsnet.elan.ElanEvent;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.tports.Tport;
 
 /**

@@ -7,7 +7,7 @@ import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Hot spot at the Elan3lib level: every other process reads from (get) or writes to (put) the

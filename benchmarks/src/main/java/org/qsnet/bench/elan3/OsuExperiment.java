@@ -7,7 +7,7 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * The Ohio State micro-benchmarks at the Elan3lib level (Liu et al., 2003), each an Elan3lib

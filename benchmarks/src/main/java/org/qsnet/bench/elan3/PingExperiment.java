@@ -8,8 +8,8 @@ import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.LinkErrorStats;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.LinkErrorStats;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Ping between two processes on two nodes, written against Elan3lib as a user would:

@@ -11,13 +11,13 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
-import org.qsnet.bench.elan3.PingExperiment;
 import org.qsnet.bench.elan3.PingExperiment.Placement;
+import org.qsnet.bench.elan3.PingExperiment;
 import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Cost of the emulated Elan3lib: host time per simulated round trip (two processes ping-pong

@@ -19,9 +19,9 @@ import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
 import org.qsnet.bench.traffic.TrafficSpec;
 import org.qsnet.fabric.engine.Kernel;
-import org.qsnet.fabric.model.Fabric;
-import org.qsnet.fabric.model.FabricConfig;
-import org.qsnet.fabric.model.Packet;
+import org.qsnet.fabric.network.Fabric;
+import org.qsnet.fabric.network.FabricConfig;
+import org.qsnet.fabric.network.Packet;
 
 /**
  * Cost of the fabric model: host ns per packet-hop, and host time per simulated microsecond of
@@ -84,7 +84,7 @@ public class FabricBenchmark
         public void setUp()
         {
             final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
-                320, false, true, 10_000, 10_000, 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.model.PlatformProfile.pentium3He());
+                320, false, true, 10_000, 10_000, 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
             experiment = new TrafficExperiment(spec, 1.0);
             experiment.kernel().runUntil(spec.warmupNs());
             untilNs = spec.warmupNs() + spec.measureNs();

@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.Prun;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Host cost of a ported program's own loads of emulated memory ({@code ctx.getInt(addr)}, the

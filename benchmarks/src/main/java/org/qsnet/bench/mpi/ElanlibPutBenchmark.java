@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.qsnet.bench.elan3.ElanlibExperiment;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * An Elanlib exchange under JMH: the host time of running the embedded {@code elan_put} latency

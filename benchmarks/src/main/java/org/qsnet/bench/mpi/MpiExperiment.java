@@ -7,7 +7,7 @@ import mpi.Request;
 
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
  * Simulated MPI latency and bandwidth between two nodes, measured as the OSU benchmarks do

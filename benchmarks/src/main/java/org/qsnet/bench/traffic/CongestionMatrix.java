@@ -7,10 +7,10 @@ import java.util.Locale;
 
 import org.qsnet.bench.report.Drawing;
 import org.qsnet.bench.report.Table;
-import org.qsnet.fabric.model.EliteSwitch;
-import org.qsnet.fabric.model.Fabric;
-import org.qsnet.fabric.model.LinkOutput;
-import org.qsnet.fabric.model.Topology;
+import org.qsnet.fabric.network.EliteSwitch;
+import org.qsnet.fabric.network.Fabric;
+import org.qsnet.fabric.network.LinkOutput;
+import org.qsnet.fabric.network.Topology;
 
 /**
  * The congestion matrix of a run, as the literature draws it: one row per switch level (top

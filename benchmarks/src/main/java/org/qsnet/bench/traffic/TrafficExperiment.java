@@ -9,17 +9,17 @@ import java.util.HashMap;
 import java.util.Map;
 
 import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.engine.Origin;
+import org.qsnet.fabric.machine.Machine;
 import org.qsnet.fabric.memory.Mmu;
 import org.qsnet.fabric.memory.SparseMemory;
-import org.qsnet.fabric.model.E3;
-import org.qsnet.fabric.model.Elan3Nic;
-import org.qsnet.fabric.model.Machine;
-import org.qsnet.fabric.model.NicContext;
-import org.qsnet.fabric.engine.Origin;
-import org.qsnet.fabric.model.Fabric;
-import org.qsnet.fabric.model.FabricPort;
-import org.qsnet.fabric.model.Packet;
-import org.qsnet.fabric.model.PacketEndpoint;
+import org.qsnet.fabric.network.Fabric;
+import org.qsnet.fabric.network.FabricPort;
+import org.qsnet.fabric.network.Packet;
+import org.qsnet.fabric.network.PacketEndpoint;
+import org.qsnet.fabric.nic.E3;
+import org.qsnet.fabric.nic.Elan3Nic;
+import org.qsnet.fabric.nic.NicContext;
 
 /**
  * Runs one traffic workload at one offered load on a fresh fabric and measures what the
@@ -30,7 +30,7 @@ import org.qsnet.fabric.model.PacketEndpoint;
  * speed, keeping at most one packet per virtual channel outstanding (a packet's circuit is
  * held until its acknowledgement). Offered load is a fraction of the injection limit, the
  * peak payload rate of one link with full packets ({@link
- * org.qsnet.fabric.model.FabricConfig#peakPayloadBytesPerSecond()}, 335.1 MB/s for the Elite).
+ * org.qsnet.fabric.network.FabricConfig#peakPayloadBytesPerSecond()}, 335.1 MB/s for the Elite).
  *
  * <p>Through the NIC model ({@link TrafficSpec#viaNic()}), each message is a DMA between the two
  * nodes' Elan memories; a message larger than the 256 KB staging buffer is posted as several DMAs
@@ -380,7 +380,7 @@ public final class TrafficExperiment
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
             measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0, perNode,
-            machine != null ? machine.linkErrorStats() : new org.qsnet.fabric.model.LinkErrorStats(fabric.crcErrors(), 0, 0));
+            machine != null ? machine.linkErrorStats() : new org.qsnet.fabric.machine.LinkErrorStats(fabric.crcErrors(), 0, 0));
     }
 
     private static final int CONTEXT = 0x400;

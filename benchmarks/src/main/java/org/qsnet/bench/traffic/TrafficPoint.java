@@ -35,7 +35,7 @@ public record TrafficPoint(
     long messages,
     double otherJobMBs,
     java.util.List<NodeFigures> perNode,
-    org.qsnet.fabric.model.LinkErrorStats linkErrors)
+    org.qsnet.fabric.machine.LinkErrorStats linkErrors)
 {
     /**
      * One sending node's figures over the measurement window.

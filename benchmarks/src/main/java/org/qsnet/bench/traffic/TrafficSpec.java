@@ -1,7 +1,7 @@
 package org.qsnet.bench.traffic;
 
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.FabricConfig;
+import org.qsnet.fabric.network.FabricConfig;
 
 /**
  * One traffic experiment: workload, network, message sizes, arrivals and measurement window.
@@ -51,7 +51,7 @@ public record TrafficSpec(
     boolean cyclicJobs,
     long seed,
     boolean viaNic,
-    org.qsnet.fabric.model.PlatformProfile nicProfile,
+    org.qsnet.fabric.machine.PlatformProfile nicProfile,
     IoJob ioJob)
 {
     /**
@@ -101,7 +101,7 @@ public record TrafficSpec(
         final boolean exponentialSize, final boolean poissonArrivals, final long warmupNs, final long measureNs,
         final int hotspotNode, final double readRatio, final int ioNodes, final boolean ioDistributed,
         final boolean ioRandomDest, final boolean ioShared, final double ioLoad, final boolean cyclicJobs, final long seed,
-        final boolean viaNic, final org.qsnet.fabric.model.PlatformProfile nicProfile)
+        final boolean viaNic, final org.qsnet.fabric.machine.PlatformProfile nicProfile)
     {
         this(pattern, nodes, fabric, messageBytes, exponentialSize, poissonArrivals, warmupNs, measureNs, hotspotNode,
             readRatio, ioNodes, ioDistributed, ioRandomDest, ioShared, ioLoad, cyclicJobs, seed, viaNic, nicProfile, null);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.qsnet.bench.elan3.PingExperiment.Placement;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HotspotExperimentTest

@@ -17,7 +17,7 @@ import org.qsnet.bench.elan3.PingExperiment.Placement;
 import org.qsnet.bench.examples.ElanPing;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PingExperimentTest

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.fabric.engine.Kernel;
-import org.qsnet.fabric.model.FabricConfig;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.network.FabricConfig;
 
 /**
  * The event trace of whole workloads, pinned: the hash over the key {@code (time, origin,

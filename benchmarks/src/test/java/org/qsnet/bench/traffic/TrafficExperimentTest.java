@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.FabricConfig;
+import org.qsnet.fabric.network.FabricConfig;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TrafficExperimentTest
@@ -28,7 +28,7 @@ class TrafficExperimentTest
         final boolean cyclicJobs, final long seed)
     {
         return new TrafficSpec(p, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)).withSeed(seed), 320, false, true,
-            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed, false, org.qsnet.fabric.model.PlatformProfile.pentium3He());
+            20_000, 100_000, 0, readRatio, Math.max(1, nodes / 8), false, true, false, ioLoad, cyclicJobs, seed, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
     }
 
     @Test
@@ -198,7 +198,7 @@ class TrafficExperimentTest
         final TrafficSpec s = spec(p, nodes, readRatio, 0, 1);
         return new TrafficSpec(s.pattern(), s.nodes(), s.fabric(), s.messageBytes(), s.exponentialSize(), s.poissonArrivals(),
             s.warmupNs(), s.measureNs(), s.hotspotNode(), s.readRatio(), s.ioNodes(), s.ioDistributed(), s.ioRandomDest(),
-            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), true, org.qsnet.fabric.model.PlatformProfile.alphaEs40());
+            s.ioShared(), s.ioLoad(), s.cyclicJobs(), s.seed(), true, org.qsnet.fabric.machine.PlatformProfile.alphaEs40());
     }
 
     @Test
@@ -231,7 +231,7 @@ class TrafficExperimentTest
         final double load = bytes == 1 ? 0.002 : 0.2;
         final long measureNs = Math.max(100_000, 5L * bytes * 1000 / 67);
         final TrafficSpec s = new TrafficSpec(Pattern.UNIFORM, 16, FabricConfig.elite(2), bytes, exp, true, 0, measureNs, 0, 0, 2,
-            false, true, false, 0, false, 3, nic, org.qsnet.fabric.model.PlatformProfile.alphaEs40());
+            false, true, false, 0, false, 3, nic, org.qsnet.fabric.machine.PlatformProfile.alphaEs40());
         final TrafficExperiment e = new TrafficExperiment(s, load);
         final TrafficPoint p = e.run();
         assertTrue(e.completedMessages() >= 16, "messages completed: " + e.completedMessages());
@@ -277,7 +277,7 @@ class TrafficExperimentTest
             () -> spec(Pattern.BIT_REVERSAL, 24, 0, 0, 1)).getMessage());
         assertEquals("nodes 100 must fit the 4-ary 3-tree (64 nodes)", assertThrows(QsnetException.class,
             () -> new TrafficSpec(Pattern.UNIFORM, 100, FabricConfig.elite(3), 320, false, true, 0, 10_000, 0, 0, 1,
-                false, true, false, 0, false, 1, false, org.qsnet.fabric.model.PlatformProfile.pentium3He())).getMessage());
+                false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He())).getMessage());
         assertEquals("pattern 'zigzag' is not one of: uniform, bit-reversal, butterfly, complement, transpose, "
             + "perfect-shuffle, neighbor, hotspot, multi-hotspot, combined",
             assertThrows(QsnetException.class, () -> Pattern.parse("zigzag")).getMessage());

@@ -1,0 +1,70 @@
+package org.qsnet.fabric.network;
+
+import java.util.Arrays;
+
+import org.qsnet.fabric.engine.EventHandler;
+
+/**
+ * The virtual channels one attempt of a packet holds, from the header's first hop until the
+ * EOP releases them behind the acknowledgement. As an event handler it is, by {@link #phase},
+ * the tail reaching the inputter, the acknowledgement reaching the source, or the EOP passing
+ * the output ports of depth {@link #releaseDepth}: one attempt has at most one of them pending
+ * at a time, so one object serves all three without an allocation per event.
+ */
+final class Circuit implements EventHandler
+{
+    final CircuitDelivery delivery;
+    final Packet packet;
+    LinkOutput[] links;
+    int[] vcs;
+    int[] depths;
+    int count;
+    int releaseDepth;
+    int releaseIndex;
+    long ackNs;
+    // broadcast
+    int leavesPending;
+    long lastHeadNs;
+    boolean nack;
+    /** What the pending event of this attempt is: {@link #TAIL}, {@link #ACK} or {@link #RELEASE}. */
+    int phase;
+
+    static final int TAIL = 0;
+    static final int ACK = 1;
+    static final int RELEASE = 2;
+
+    Circuit(final CircuitDelivery delivery, final Packet packet, final int capacity)
+    {
+        this.delivery = delivery;
+        this.packet = packet;
+        // sized for the packet's path so that a unicast circuit never grows
+        this.links = new LinkOutput[capacity];
+        this.vcs = new int[capacity];
+        this.depths = new int[capacity];
+    }
+
+    void add(final LinkOutput link, final int vc, final int depth)
+    {
+        if (count == links.length)
+        {
+            links = Arrays.copyOf(links, count * 2);
+            vcs = Arrays.copyOf(vcs, count * 2);
+            depths = Arrays.copyOf(depths, count * 2);
+        }
+        links[count] = link;
+        vcs[count] = vc;
+        depths[count] = depth;
+        count++;
+    }
+
+    @Override
+    public void onEvent(final long timeNs)
+    {
+        switch (phase)
+        {
+            case TAIL -> delivery.deliver(this, timeNs);
+            case ACK -> delivery.ackArrived(this, timeNs);
+            default -> delivery.releaseDepth(this, timeNs);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package org.qsnet.fabric.network;
+
+import java.util.SplittableRandom;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.Origin;
+
+/**
+ * The rest of a circuit's life once its header has arrived: the body streams when no link of the
+ * path carries another circuit's body, the tail reaches the inputter, which checks the CRC
+ * (seeded per node) and delivers to the node's endpoint (every recipient of a broadcast, their
+ * acknowledgements combined), the acknowledgement returns, and the EOP releases the channels
+ * hop by hop behind it, each through {@link HeaderRouter#releaseVc}. A NACKed packet starts a new
+ * attempt there.
+ */
+final class CircuitDelivery
+{
+    private final Fabric fabric;
+    private final FabricConfig config;
+    private final HeaderRouter router;
+    private final PacketEndpoint[] endpoints;
+    private final SplittableRandom[] crcRandom;
+    private final Origin[] nodeOrigins;
+    private final long hopNs;
+    long deliveredPackets;
+    long deliveredPayloadBytes;
+    long crcErrors;
+
+    CircuitDelivery(final Fabric fabric, final FabricConfig config, final HeaderRouter router,
+        final PacketEndpoint[] endpoints, final SplittableRandom[] crcRandom, final Origin[] nodeOrigins, final long hopNs)
+    {
+        this.fabric = fabric;
+        this.config = config;
+        this.router = router;
+        this.endpoints = endpoints;
+        this.crcRandom = crcRandom;
+        this.nodeOrigins = nodeOrigins;
+        this.hopNs = hopNs;
+    }
+
+    void circuitComplete(final Circuit c, final long now, final long headNs)
+    {
+        final Packet p = c.packet;
+        final long bodyNs = config.serializationNs(p.wireBytes);
+        // a body occupies each link for its serialisation plus the gap before the next body
+        final long start = earliestBodyStart(c, headNs, bodyNs + config.packetGapNs());
+        final long tail = start + bodyNs;
+        final long linkFreeNs = tail + config.packetGapNs();
+        final LinkOutput[] ls = c.links;
+        final int n = c.count;
+        for (int i = 0; i < n; i++)
+        {
+            final LinkOutput l = ls[i];
+            final int vc = c.vcs[i];
+            l.bodyStartNs[vc] = start;
+            l.bodyEndNs[vc] = linkFreeNs;
+            l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, linkFreeNs);
+            l.busyNs += bodyNs;
+            l.bytes += p.wireBytes;
+            l.packets++;
+        }
+        p.times(headNs, tail);
+        final int node = p.isBroadcast() ? p.source() : p.destination();
+        c.phase = Circuit.TAIL;
+        nodeOrigins[node].schedule(tail, c);
+    }
+
+    /**
+     * The earliest time at or after the header's arrival at which the body can stream over every
+     * link of the circuit without overlapping the body of another circuit on the same link (the
+     * circuits holding the link's other virtual channels). Candidates are the arrival and the
+     * ends of those bodies; the latest end always fits.
+     */
+    private static long earliestBodyStart(final Circuit c, final long headNs, final long bodyNs)
+    {
+        long best = Long.MAX_VALUE;
+        if (fits(c, headNs, bodyNs))
+        {
+            return headNs;
+        }
+        final LinkOutput[] ls = c.links;
+        for (int i = 0; i < c.count; i++)
+        {
+            final LinkOutput l = ls[i];
+            for (int vc = 0; vc < l.vcCount; vc++)
+            {
+                final long end = l.bodyEndNs[vc];
+                if (vc != c.vcs[i] && end > headNs && end < best && fits(c, end, bodyNs))
+                {
+                    best = end;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static boolean fits(final Circuit c, final long start, final long bodyNs)
+    {
+        final long end = start + bodyNs;
+        final LinkOutput[] ls = c.links;
+        for (int i = 0; i < c.count; i++)
+        {
+            final LinkOutput l = ls[i];
+            for (int vc = 0; vc < l.vcCount; vc++)
+            {
+                if (vc != c.vcs[i] && l.bodyEndNs[vc] > l.bodyStartNs[vc] && start < l.bodyEndNs[vc]
+                    && end > l.bodyStartNs[vc])
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    void deliver(final Circuit c, final long now)
+    {
+        final Packet p = c.packet;
+        final int first = p.isBroadcast() ? p.broadcastFirst() : p.destination();
+        final int last = p.isBroadcast() ? p.broadcastLast() : p.destination();
+        final double rate = config.crcErrorRate();
+        if (rate > 0)
+        {
+            // every recipient checks the CRC before any of them commits the data: a broadcast is
+            // delivered only if all acknowledge positively
+            for (int node = first; node <= last; node++)
+            {
+                if (crcRandom[node].nextDouble() < rate)
+                {
+                    c.nack = true;
+                }
+            }
+        }
+        long turnaround = config.ackTurnaroundNs();
+        if (c.nack)
+        {
+            crcErrors++;
+        }
+        else
+        {
+            // a broadcast's acknowledgements combine on their way back: the source sees the largest
+            // value any recipient returned (so one "not yet" from anyone reaches it)
+            long combined = 0;
+            for (int node = first; node <= last; node++)
+            {
+                final PacketEndpoint ep = endpoints[node];
+                if (ep != null)
+                {
+                    p.setAckValue(0);
+                    final long t = ep.onArrival(p, now);
+                    combined = Math.max(combined, p.ackValue());
+                    if (t < 0)
+                    {
+                        throw new QsnetException("endpoint of node " + node + " returned ack turnaround " + t
+                            + " ns; it must be at least 0");
+                    }
+                    turnaround = node == first ? t : Math.max(turnaround, t);
+                }
+                deliveredPackets++;
+                deliveredPayloadBytes += p.payloadBytes();
+            }
+            p.setAckValue(combined);
+        }
+        int depth = 0;
+        for (int i = 0; i < c.count; i++)
+        {
+            depth = Math.max(depth, c.depths[i]);
+        }
+        final long ackAt = now + turnaround + fabric.pathLatencyNs(depth);
+        c.phase = Circuit.ACK;
+        nodeOrigins[first].schedule(ackAt, c);
+    }
+
+    void ackArrived(final Circuit c, final long now)
+    {
+        final Packet p = c.packet;
+        c.ackNs = now;
+        c.releaseDepth = 1;
+        releaseDepth(c, now);
+        if (c.nack)
+        {
+            p.retried();
+            router.startAttempt(p, now);
+        }
+        else
+        {
+            p.acked(now);
+            final PacketEndpoint ep = endpoints[p.source()];
+            if (ep != null)
+            {
+                ep.onAck(p, now);
+            }
+        }
+    }
+
+    void releaseDepth(final Circuit c, final long now)
+    {
+        final int d = c.releaseDepth;
+        boolean more = false;
+        for (int i = 0; i < c.count; i++)
+        {
+            final int depth = c.depths[i];
+            if (depth == d)
+            {
+                router.releaseVc(c.links[i], c.vcs[i], now);
+            }
+            else if (depth > d)
+            {
+                more = true;
+            }
+        }
+        if (more)
+        {
+            c.releaseDepth = d + 1;
+            c.phase = Circuit.RELEASE;
+            nodeOrigins[c.packet.source()].schedule(now + hopNs, c);
+        }
+    }
+}

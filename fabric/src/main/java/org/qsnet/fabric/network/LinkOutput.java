@@ -1,0 +1,160 @@
+package org.qsnet.fabric.network;
+
+/**
+ * One direction of a link, seen from the output port that drives it: its virtual channels, the
+ * time its bandwidth is next free, the headers waiting for one of its channels, and its
+ * statistics.
+ *
+ * <p>Bandwidth: the bodies of circuits that share a link direction (one per virtual channel)
+ * are serialised packet by packet on it; a body may use any gap left between the others'
+ * (each virtual channel holds at most one reserved body interval). The hardware interleaves
+ * their flits; the link time used is the same, and a packet's completion differs by at most
+ * one packet time.
+ */
+public final class LinkOutput
+{
+    final int id;
+    final String name;
+    /** Driving switch, or null when a node drives it. */
+    final EliteSwitch fromSwitch;
+    final int fromNode;
+    /** Receiving switch, or null when it leads to a node. */
+    final EliteSwitch toSwitch;
+    final int toNode;
+    final boolean up;
+    final long forwardDelayNs;
+    final int vcCount;
+
+    int vcBusyMask;
+    int vcBusy;
+    /** Per virtual channel: the body interval of the circuit holding it, empty when start == end. */
+    final long[] bodyStartNs;
+    final long[] bodyEndNs;
+    /** End of the latest body reserved on this link. */
+    long bodyFreeAtNs;
+    final HeadQueue waiting = new HeadQueue();
+    /** Input (link id) this output granted last: round-robin among headers of equal age. */
+    int lastInput = -1;
+
+    long bytes;
+    long packets;
+    long busyNs;
+    long waitNs;
+    long waits;
+
+    LinkOutput(final int id, final String name, final EliteSwitch fromSwitch, final int fromNode,
+        final EliteSwitch toSwitch, final int toNode, final boolean up, final long forwardDelayNs, final int vcCount)
+    {
+        this.id = id;
+        this.name = name;
+        this.fromSwitch = fromSwitch;
+        this.fromNode = fromNode;
+        this.toSwitch = toSwitch;
+        this.toNode = toNode;
+        this.up = up;
+        this.forwardDelayNs = forwardDelayNs;
+        this.vcCount = vcCount;
+        this.bodyStartNs = new long[vcCount];
+        this.bodyEndNs = new long[vcCount];
+    }
+
+    boolean hasFreeVc()
+    {
+        return vcBusy < vcCount;
+    }
+
+    int takeVc()
+    {
+        final int vc = Integer.numberOfTrailingZeros(~vcBusyMask);
+        vcBusyMask |= 1 << vc;
+        vcBusy++;
+        return vc;
+    }
+
+    void releaseVc(final int vc)
+    {
+        bodyStartNs[vc] = 0;
+        bodyEndNs[vc] = 0;
+        vcBusyMask &= ~(1 << vc);
+        vcBusy--;
+    }
+
+    /**
+     * @return a name such as {@code "S1.0:up2"} or {@code "node 5:out"}.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return whether this direction goes towards the top of the tree.
+     */
+    public boolean isUp()
+    {
+        return up;
+    }
+
+    /**
+     * @return virtual channels held by circuits now.
+     */
+    public int busyVirtualChannels()
+    {
+        return vcBusy;
+    }
+
+    /**
+     * @return bytes carried since the statistics were last reset.
+     */
+    public long bytes()
+    {
+        return bytes;
+    }
+
+    /**
+     * @return packets carried since the statistics were last reset.
+     */
+    public long packets()
+    {
+        return packets;
+    }
+
+    /**
+     * @return ns the link carried data since the statistics were last reset.
+     */
+    public long busyNs()
+    {
+        return busyNs;
+    }
+
+    /**
+     * @return total ns headers waited for a virtual channel of this link.
+     */
+    public long waitNs()
+    {
+        return waitNs;
+    }
+
+    /**
+     * @return number of headers that had to wait.
+     */
+    public long waits()
+    {
+        return waits;
+    }
+
+    void resetStats()
+    {
+        bytes = 0;
+        packets = 0;
+        busyNs = 0;
+        waitNs = 0;
+        waits = 0;
+    }
+
+    @Override
+    public String toString()
+    {
+        return name;
+    }
+}

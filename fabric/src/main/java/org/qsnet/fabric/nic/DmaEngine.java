@@ -1,0 +1,408 @@
+package org.qsnet.fabric.nic;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.qsnet.fabric.engine.Origin;
+import org.qsnet.fabric.memory.MemoryFault;
+import org.qsnet.fabric.memory.Mmu;
+import org.qsnet.fabric.network.FabricConfig;
+import org.qsnet.fabric.network.FabricPort;
+import org.qsnet.fabric.network.Packet;
+
+/**
+ * The Elan3's DMA engine: turns queued descriptors into packets of at most 5 x 64 B, one packet at
+ * a time from each queued DMA in turn (time-slicing: a small DMA is not stuck behind a large one),
+ * staging the next packet while up to one packet per virtual channel is in flight; numbers the
+ * packets of each queued-DMA stream as they leave the staging buffers; and handles their
+ * acknowledgements: retries after a full queue or a blocked inputter (keeping a queue's order, the
+ * driver restarting a queued DMA whose retries ran out), failures, the source event, atomic results.
+ *
+ * <p>At about 400 lines this is the largest class on the packet path: the acknowledgement handling
+ * belongs with the staging and retry state it updates.
+ */
+final class DmaEngine
+{
+    private static final int STAGING_BUFFERS = 2;
+
+    private final Elan3Nic nic;
+    private final int node;
+    private final Elan3Timing profile;
+    private final FabricConfig config;
+    private final Origin origin;
+    private final FabricPort port;
+    private final Translator translator;
+    private final Resource microcode;
+    private final Resource internalBus;
+    private final Resource sdramBus;
+    private final Resource.Pci pci;
+
+    private final ArrayDeque<DmaJob> dmaQueue = new ArrayDeque<>();
+    /** Packets built and waiting for a virtual channel: the DMA engine's staging buffers. */
+    private final ArrayDeque<NicPacket> staged = new ArrayDeque<>(2);
+    /** Packets being built: the next packet's microcode work overlaps the previous one's read. */
+    private int preparing;
+    private int inflight;
+    /** Queued DMAs refused because their queue was full, per destination queue, oldest first: they are
+     * retried in order, and later packets for the same queue wait behind them (FIFO queues). */
+    private final Map<Long, java.util.PriorityQueue<NicPacket>> refusedQueues = new HashMap<>();
+    /** Queued-DMA streams in which a DMA gave up (rare): their later packets fail too. */
+    private final java.util.Set<Long> brokenStreams = new java.util.HashSet<>();
+    long dmasStarted;
+    long driverRestarts;
+    long packetsSent;
+    long bytesSent;
+
+    DmaEngine(final Elan3Nic nic, final Elan3Timing profile, final FabricConfig config, final Origin origin,
+        final FabricPort port, final NicResources shared, final Translator translator)
+    {
+        this.nic = nic;
+        this.node = nic.node();
+        this.profile = profile;
+        this.config = config;
+        this.origin = origin;
+        this.port = port;
+        this.translator = translator;
+        this.microcode = shared.microcode;
+        this.internalBus = shared.internalBus;
+        this.sdramBus = shared.sdramBus;
+        this.pci = shared.pci;
+    }
+
+    void enqueue(final DmaJob job, final long now)
+    {
+        dmasStarted++;
+        job.first = true;
+        dmaQueue.addLast(job);
+        kick(now);
+    }
+
+    private void kick(final long now)
+    {
+        if (preparing + staged.size() >= STAGING_BUFFERS || dmaQueue.isEmpty())
+        {
+            return;
+        }
+        final DmaJob job = dmaQueue.pollFirst();
+        final int max = config.maxPayloadBytes();
+        final NicPacket p = new NicPacket();
+        p.job = job;
+        p.offset = job.nextOffset;
+        p.length = job.read ? 0 : (int)Math.min(max, job.size - job.nextOffset);
+        p.index = job.nextPacket++;
+        job.nextOffset += p.length;
+        p.last = p.index == job.packets - 1;
+        long t = microcode.use(now, profile.dmaPacketNs() + (job.first ? profile.dmaStartNs() : 0));
+        job.first = false;
+        if (job.read)
+        {
+            p.kind = NicPacket.READ_REQUEST;
+        }
+        else if (job.opcode == E3.DMA_QUEUED)
+        {
+            p.kind = NicPacket.QUEUED;
+        }
+        else
+        {
+            p.kind = NicPacket.WRITE;
+        }
+        if (p.length > 0)
+        {
+            t = sourceRead(job.ctx, job.source + p.offset, NicPacket.blocks(p.length), t);
+        }
+        if (!p.last)
+        {
+            // time-slicing: the next packet of this DMA waits behind one packet of each other DMA
+            dmaQueue.addLast(job);
+        }
+        preparing++;
+        origin.schedule(t, x -> staged(p, x));
+        kick(now);
+    }
+
+    /**
+     * Reads packet data: it streams from SDRAM or across PCI and over the internal bus at once,
+     * so the packet is ready when the slower of the two has finished.
+     */
+    private long sourceRead(final NicContext ctx, final long va, final int length, final long readyNs)
+    {
+        final long t = translator.translate(ctx, va, length, readyNs);
+        final long memory = ctx.mmu.kindOf(va) == Mmu.Kind.SDRAM ? sdramBus.use(t, profile.sdramNs(length))
+            : pci.burst(t, false, length);
+        return Math.max(memory, internalBus.use(t, profile.internalBusNs(length)));
+    }
+
+    private void staged(final NicPacket p, final long now)
+    {
+        preparing--;
+        final DmaJob job = p.job;
+        if (job.failed)
+        {
+            kick(now);
+            return;
+        }
+        try
+        {
+            if (p.length > 0)
+            {
+                p.data = new byte[p.length];
+                job.ctx.read(job.source + p.offset, p.data, 0, p.length, job.reply ? Mmu.REMOTE_READ : Mmu.READ,
+                    "DMA source");
+            }
+        }
+        catch (final MemoryFault e)
+        {
+            failJob(job, e.getMessage());
+            kick(now);
+            return;
+        }
+        staged.addLast(p);
+        tryInject(now);
+        kick(now);
+    }
+
+    private void tryInject(final long now)
+    {
+        while (!staged.isEmpty() && inflight < config.virtualChannels())
+        {
+            final NicPacket p = staged.pollFirst();
+            if (p.kind == NicPacket.QUEUED)
+            {
+                // queued DMAs of one stream are numbered in the order they leave the staging
+                // buffers, so that the destination takes them in that order whatever a CRC retry
+                // does to their arrival
+                p.stream = NicPacket.streamKey(p.job.ctx.nodeOf(p.job.vp), p.job.ctx.vpContext[p.job.vp], p.job.destEvent);
+                p.seq = (int)p.job.ctx.queueTxSeq.get(p.stream, 0);
+                p.job.ctx.queueTxSeq.put(p.stream, p.seq + 1L);
+            }
+            final java.util.PriorityQueue<NicPacket> waiting = p.kind == NicPacket.QUEUED && !refusedQueues.isEmpty()
+                ? refusedQueues.get(p.stream) : null;
+            if (waiting != null && !waiting.isEmpty())
+            {
+                // a packet for this queue is being retried: keep the queue's order
+                waiting.add(p);
+                continue;
+            }
+            inflight++;
+            send(p);
+        }
+        kick(now);
+    }
+    private void send(final NicPacket p)
+    {
+        final DmaJob job = p.job;
+        final NicContext ctx = job.ctx;
+        final Packet packet;
+        // a read request carries the descriptor, an atomic its operands, a write its data in whole
+        // 64-byte write-block transactions
+        final int payload = p.kind == NicPacket.READ_REQUEST ? E3.DMA_SIZE
+            : p.kind == NicPacket.ATOMIC || p.kind == NicPacket.TEST ? 8 : NicPacket.blocks(p.length);
+        if (job.opcode == E3.DMA_NORMAL_BROADCAST)
+        {
+            packet = Packet.broadcast(node, ctx.nodeOf(job.firstVp), ctx.nodeOf(job.lastVp), payload);
+        }
+        else if (p.kind == NicPacket.ATOMIC)
+        {
+            packet = Packet.nonWriteBlock(node, ctx.nodeOf(job.vp), payload);
+        }
+        else if (p.kind == NicPacket.TEST)
+        {
+            packet = Packet.broadcast(node, ctx.nodeOf(job.firstVp), ctx.nodeOf(job.lastVp), payload);
+        }
+        else
+        {
+            packet = Packet.unicast(node, ctx.nodeOf(job.vp), payload);
+        }
+        p.key = ctx.key;
+        p.destContext = job.opcode == E3.DMA_NORMAL_BROADCAST || p.kind == NicPacket.TEST ? -1 : ctx.vpContext[job.vp];
+        p.sending = true;
+        packetsSent++;
+        bytesSent += p.length;
+        port.inject(packet.attach(p));
+    }
+    private void failJob(final DmaJob job, final String message)
+    {
+        if (!job.failed)
+        {
+            job.failed = true;
+            dmaQueue.remove(job);
+            job.ctx.fault(message);
+        }
+    }
+
+    /** An acknowledgement came back for a packet this engine sent: retry, fail or complete it. */
+    void onAck(final Packet packet, final long timeNs)
+    {
+        final NicPacket p = (NicPacket)packet.attachment();
+        final DmaJob job = p.job;
+        inflight--;
+        p.sending = false;
+        final int code = (int)packet.ackValue();
+        if (code == NicPacket.ACK_NOT_READY && p.kind == NicPacket.TEST && !job.failed)
+        {
+            // the hardware barrier: test again until every recipient is ready
+            p.tries++;
+            origin.schedule(timeNs + profile.queueRetryNs() / 8, t -> resend(p, t));
+        }
+        else if (code == NicPacket.ACK_RETRY && !job.failed)
+        {
+            final boolean outOfOrder = p.outOfOrder;
+            p.outOfOrder = false;
+            if (outOfOrder && brokenStreams.contains(p.stream))
+            {
+                failJob(job, "queued DMA to VP " + job.vp + " abandoned: an earlier queued DMA to the same queue gave up");
+                tryInject(timeNs);
+                return;
+            }
+            if (outOfOrder)
+            {
+                // waiting for an earlier packet of the stream is no failure of the remote: no retry counted
+                p.tries = Math.max(p.tries, 1);
+            }
+            // a queued DMA whose retries ran out traps to the driver, which restarts it after the
+            // interrupt and its own work (no message of a full queue is ever lost); other DMAs fail
+            final boolean restart = p.kind == NicPacket.QUEUED && !outOfOrder && p.tries >= job.failCount;
+            if (restart)
+            {
+                driverRestarts++;
+                p.tries = 1;
+            }
+            if (outOfOrder || restart || p.tries++ < job.failCount)
+            {
+                // the remote queue was full or its inputter blocked: send the packet again later,
+                // and for a queue keep every later packet behind it
+                if (p.kind == NicPacket.QUEUED)
+                {
+                    final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.computeIfAbsent(p.stream,
+                        k -> new java.util.PriorityQueue<>(BY_SEQ));
+                    if (!waiting.contains(p))
+                    {
+                        waiting.add(p);
+                    }
+                    if (waiting.peek() == p)
+                    {
+                        // the oldest refused packet: retry it; the others follow once it lands
+                        final long backOff = restart ? profile.interruptNs() + profile.driverNs() : profile.queueRetryNs();
+                        origin.schedule(timeNs + backOff, t -> resendIfOldest(p, t));
+                    }
+                }
+                else
+                {
+                    origin.schedule(timeNs + profile.queueRetryNs(), t -> resend(p, t));
+                }
+            }
+            else
+            {
+                failJob(job, "DMA to VP " + job.vp + " gave up after " + job.failCount
+                    + " retries: the remote queue stayed full or its inputter blocked");
+                if (p.kind == NicPacket.QUEUED)
+                {
+                    // the stream is broken at this packet: the later ones of it fail too
+                    breakStream(p.stream);
+                }
+            }
+        }
+        else if (code == NicPacket.ACK_FAULT)
+        {
+            failJob(job, p.faultMessage);
+            if (p.kind == NicPacket.QUEUED)
+            {
+                breakStream(p.stream);
+            }
+        }
+        else if (!job.failed)
+        {
+            if (p.kind == NicPacket.QUEUED)
+            {
+                releaseNextRefused(p, timeNs);
+            }
+            if (p.kind == NicPacket.ATOMIC && p.resultVa != 0)
+            {
+                try
+                {
+                    job.ctx.putInt(p.resultVa, (int)p.atomicResult, Mmu.WRITE);
+                    job.ctx.notifyWrite(p.resultVa);
+                }
+                catch (final MemoryFault e)
+                {
+                    failJob(job, e.getMessage());
+                }
+            }
+            if (++job.acked == job.packets && !job.read && job.srcEvent != 0)
+            {
+                // a write's source event fires when the last packet is acknowledged; a read's fires at the remote end
+                nic.events.setEvent(job.ctx, job.srcEvent, timeNs);
+            }
+        }
+        tryInject(timeNs);
+        kick(timeNs);
+    }
+
+    private static final java.util.Comparator<NicPacket> BY_SEQ = (a, b) -> Integer.compare(a.seq, b.seq);
+
+    private void releaseNextRefused(final NicPacket landed, final long now)
+    {
+        if (refusedQueues.isEmpty())
+        {
+            return;
+        }
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(landed.stream);
+        if (waiting == null || waiting.isEmpty() || waiting.peek() != landed)
+        {
+            return;
+        }
+        waiting.poll();
+        if (waiting.isEmpty())
+        {
+            refusedQueues.remove(landed.stream);
+        }
+        else
+        {
+            final NicPacket next = waiting.peek();
+            next.tries = Math.max(next.tries, 1);
+            if (!next.sending)
+            {
+                resend(next, now);
+            }
+        }
+    }
+
+    /** A refused queued packet's back-off has passed: send it again if it is still its stream's oldest. */
+    private void resendIfOldest(final NicPacket p, final long now)
+    {
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(p.stream);
+        if (!p.sending && !p.job.failed && waiting != null && waiting.peek() == p)
+        {
+            resend(p, now);
+        }
+    }
+
+    /** A queued DMA of {@code stream} gave up: every later packet of the stream fails with it. */
+    private void breakStream(final long stream)
+    {
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.remove(stream);
+        if (waiting != null)
+        {
+            for (final NicPacket w : waiting)
+            {
+                failJob(w.job, "queued DMA to VP " + w.job.vp + " abandoned: an earlier queued DMA to the same queue gave up");
+            }
+        }
+        brokenStreams.add(stream);
+    }
+
+    void resend(final NicPacket p, final long now)
+    {
+        if (inflight < config.virtualChannels())
+        {
+            inflight++;
+            send(p);
+        }
+        else
+        {
+            origin.schedule(now + profile.queueRetryNs(), t -> resend(p, t));
+        }
+    }
+
+}
