@@ -16,7 +16,7 @@ import org.qsnet.elan.ElanBase;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.model.PlatformProfile;
+import org.qsnet.fabric.machine.PlatformProfile;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TportCancelTest
