@@ -60,14 +60,26 @@ public final class Mmu
         return i;
     }
 
+    /** The last page looked up and its entry (or -1): most accesses hit the page of the one before. */
+    private int lastPage = -1;
+    private long lastPte = -1;
+
     private long get(final int page)
     {
+        if (page == lastPage)
+        {
+            return lastPte;
+        }
         final int i = slot(page);
-        return used[i] ? ptes[i] : -1;
+        final long pte = used[i] ? ptes[i] : -1;
+        lastPage = page;
+        lastPte = pte;
+        return pte;
     }
 
     private void put(final int page, final long pte)
     {
+        lastPage = -1;
         if (2 * (size + 1) > keys.length)
         {
             final int[] k = keys;
@@ -97,6 +109,7 @@ public final class Mmu
 
     private void remove(final int page)
     {
+        lastPage = -1;
         final int i = slot(page);
         if (!used[i])
         {
