@@ -74,7 +74,7 @@ public abstract class AbstractTransport implements Transport
         if (closeSeen(peer))
         {
             throw new TransportException(peer, "partition " + partition + " cannot send to peer " + peer
-                + ": the peer closed its transport");
+                + ": peer " + peer + " closed its transport");
         }
         return doOffer(peer, type, timeNs, key, payload);
     }

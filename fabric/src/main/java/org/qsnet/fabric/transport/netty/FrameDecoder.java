@@ -69,7 +69,9 @@ final class FrameDecoder extends ByteToMessageDecoder
             {
                 broken = true;
                 in.skipBytes(in.readableBytes());
-                connection.malformed(ctx, reason);
+                // reported after the valid frames decoded before it have been passed on
+                final String why = reason;
+                ctx.executor().execute(() -> connection.malformed(ctx, why));
                 return;
             }
             out.add(in.retainedSlice(r, length));

@@ -79,7 +79,6 @@ public final class NettyTransport extends AbstractTransport
     private final Peer[] peers;
     private final CRC32C sendCrc = new CRC32C();
     private final long handshakeTimeoutMs;
-    private volatile boolean closing;
 
     /** Per-peer state: written by the event loop, read by the offering and polling threads. */
     private static final class Peer
@@ -227,7 +226,7 @@ public final class NettyTransport extends AbstractTransport
             .handler(initializer(true, peer));
         b.connect(address).addListener((ChannelFuture f) ->
         {
-            if (f.isSuccess() || peers[peer].ready.isDone() || closing)
+            if (f.isSuccess() || peers[peer].ready.isDone() || isClosed())
             {
                 return;
             }
@@ -330,7 +329,7 @@ public final class NettyTransport extends AbstractTransport
     void deliver(final int peer, final ByteBuf frame, final Channel ch)
     {
         final Peer p = peers[peer];
-        if (closing)
+        if (isClosed())
         {
             frame.release();
             return;
@@ -383,7 +382,7 @@ public final class NettyTransport extends AbstractTransport
 
     boolean closing()
     {
-        return closing;
+        return isClosed();
     }
 
     JobAuthenticator authenticator()
@@ -433,7 +432,6 @@ public final class NettyTransport extends AbstractTransport
                 ch.closeFuture().awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
         }
-        closing = true;
         server.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         for (final Peer p : peers)
