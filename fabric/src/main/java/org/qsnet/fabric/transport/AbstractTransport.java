@@ -114,6 +114,30 @@ public abstract class AbstractTransport implements Transport
         return delivered;
     }
 
+    /**
+     * Spins up to about a microsecond while nothing waits, then yields the core; subclasses with a
+     * thread to wake them (the TCP transport) park instead.
+     *
+     * @param timeoutNs the longest wait (the spin and the yield are shorter than any useful timeout).
+     */
+    @Override
+    public void awaitFrames(final long timeoutNs)
+    {
+        org.qsnet.fabric.QsnetException.require(timeoutNs >= 0, "timeoutNs", timeoutNs, "must be at least 0");
+        for (int spin = 0; spin < 100; spin++)
+        {
+            for (int p = 0; p < partitionCount; p++)
+            {
+                if (p != partition && !isDrained(p))
+                {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+        Thread.yield();
+    }
+
     @Override
     public final boolean isPeerOpen(final int peer)
     {

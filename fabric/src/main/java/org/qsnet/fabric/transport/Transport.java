@@ -77,6 +77,16 @@ public interface Transport extends AutoCloseable
     int poll(FrameHandler handler, int frameLimit);
 
     /**
+     * The idle step of a polling loop: returns when a frame may be waiting, a peer's state may have
+     * changed, or after at most {@code timeoutNs}. It may return early and delivers nothing: call
+     * {@link #poll} next. The TCP transport parks the thread until its event loop queues a frame (one
+     * wake-up, as a blocking socket read); the ring transports spin briefly, then yield the core.
+     *
+     * @param timeoutNs the longest wait, at least 0.
+     */
+    void awaitFrames(long timeoutNs);
+
+    /**
      * Whether a peer is still open: neither closed cleanly (with its last frame delivered) nor failed.
      *
      * @param peer the partition.

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import org.qsnet.fabric.transport.FrameDescriptor;
@@ -27,6 +28,50 @@ final class FrameDecoder extends ByteToMessageDecoder
     FrameDecoder(final Connection connection)
     {
         this.connection = connection;
+        setCumulator(this::cumulate);
+    }
+
+    /**
+     * Appends a read to the bytes waiting: a read that starts on a frame boundary is used as it is
+     * (frames are sliced out of it, no copy); a frame that spans reads gets one buffer of its full
+     * length at once, rather than one that doubles read by read.
+     */
+    private ByteBuf cumulate(final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in)
+    {
+        if (!cumulation.isReadable() && in.isContiguous())
+        {
+            cumulation.release();
+            return in;
+        }
+        try
+        {
+            final int waiting = cumulation.readableBytes();
+            final int needed = waiting + in.readableBytes();
+            if (needed > cumulation.maxCapacity() - cumulation.writerIndex() + (cumulation.writerIndex() - cumulation.readerIndex())
+                || cumulation.writableBytes() < in.readableBytes() || cumulation.refCnt() > 1 || cumulation.isReadOnly())
+            {
+                int size = needed;
+                if (waiting >= 4)
+                {
+                    final int frame = cumulation.getInt(cumulation.readerIndex());
+                    if (frame > needed && frame <= FrameDescriptor.HEADER_LENGTH + maxPayloadBytes)
+                    {
+                        size = frame;
+                    }
+                }
+                final ByteBuf bigger = alloc.directBuffer(Math.max(size, 1024));
+                bigger.writeBytes(cumulation, cumulation.readerIndex(), waiting);
+                cumulation.release();
+                bigger.writeBytes(in);
+                return bigger;
+            }
+            cumulation.writeBytes(in);
+            return cumulation;
+        }
+        finally
+        {
+            in.release();
+        }
     }
 
     void maxPayloadBytes(final int maxPayloadBytes)

@@ -3,6 +3,7 @@ package org.qsnet.fabric.transport.netty;
 import static org.qsnet.fabric.QsnetException.require;
 
 import java.lang.System.Logger.Level;
+import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -13,12 +14,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -79,6 +83,7 @@ public final class NettyTransport extends AbstractTransport
     private final Peer[] peers;
     private final CRC32C sendCrc = new CRC32C();
     private final long handshakeTimeoutMs;
+    private volatile Thread waiter;
 
     /** Per-peer state: written by the event loop, read by the offering and polling threads. */
     private static final class Peer
@@ -113,6 +118,8 @@ public final class NettyTransport extends AbstractTransport
             .channel(serverClass)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+            .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+            .childOption(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .childHandler(initializer(false, -1));
         try
         {
@@ -222,6 +229,8 @@ public final class NettyTransport extends AbstractTransport
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+            .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+            .option(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)Math.min(5_000, context.connectTimeoutMs()))
             .handler(initializer(true, peer));
         b.connect(address).addListener((ChannelFuture f) ->
@@ -252,6 +261,12 @@ public final class NettyTransport extends AbstractTransport
                 ch.pipeline().addLast(c.decoder(), c);
             }
         };
+    }
+
+    private static AdaptiveRecvByteBufAllocator receiveSizes()
+    {
+        // reads grow up to 1 MiB when large frames stream, instead of Netty's 64 KiB default
+        return new AdaptiveRecvByteBufAllocator(512, 16 << 10, 1 << 20);
     }
 
     private WriteBufferWaterMark waterMark()
@@ -335,6 +350,7 @@ public final class NettyTransport extends AbstractTransport
             return;
         }
         p.queue.offer(frame);
+        wake();
         if (p.queuedBytes.addAndGet(frame.readableBytes()) > RECEIVE_HIGH_WATER_BYTES && p.paused.compareAndSet(false, true))
         {
             ch.config().setAutoRead(false);
@@ -343,6 +359,47 @@ public final class NettyTransport extends AbstractTransport
             {
                 ch.config().setAutoRead(true);
             }
+        }
+    }
+
+    private void wake()
+    {
+        // the queue's release store must not pass the read of the waiter (the waiter writes itself,
+        // then reads the queues): a full fence on both sides, so one of them sees the other
+        VarHandle.fullFence();
+        final Thread w = waiter;
+        if (w != null)
+        {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /**
+     * Parks the polling thread until the event loop queues a frame or a peer fails or closes, or the
+     * timeout passes.
+     *
+     * @param timeoutNs the longest wait.
+     */
+    @Override
+    public void awaitFrames(final long timeoutNs)
+    {
+        require(timeoutNs >= 0, "timeoutNs", timeoutNs, "must be at least 0");
+        waiter = Thread.currentThread();
+        VarHandle.fullFence();
+        try
+        {
+            for (int p = 0; p < partitionCount; p++)
+            {
+                if (p != partition && (!peers[p].queue.isEmpty() || peers[p].closeSeen || failure(p) != null))
+                {
+                    return;
+                }
+            }
+            LockSupport.parkNanos(this, timeoutNs);
+        }
+        finally
+        {
+            waiter = null;
         }
     }
 
@@ -372,12 +429,14 @@ public final class NettyTransport extends AbstractTransport
     void peerFailed(final int peer, final String message)
     {
         failPeer(peer, new TransportException(peer, "partition " + partition + ": " + message));
+        wake();
     }
 
     /** Event loop: an established peer closed cleanly. */
     void peerClosed(final int peer)
     {
         peers[peer].closeSeen = true;
+        wake();
     }
 
     boolean closing()
