@@ -244,6 +244,11 @@ final class Connection extends ChannelInboundHandlerAdapter
             {
                 return;
             }
+            if (!ctx.channel().config().isAutoRead())
+            {
+                // this side stopped reading (a slow consumer): the peer's frames wait in the socket
+                lastReadNanos = System.nanoTime();
+            }
             final long silentNs = System.nanoTime() - lastReadNanos;
             if (silentNs > timeoutNs)
             {

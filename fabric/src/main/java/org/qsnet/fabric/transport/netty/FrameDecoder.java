@@ -47,8 +47,9 @@ final class FrameDecoder extends ByteToMessageDecoder
         {
             final int waiting = cumulation.readableBytes();
             final int needed = waiting + in.readableBytes();
-            if (needed > cumulation.maxCapacity() - cumulation.writerIndex() + (cumulation.writerIndex() - cumulation.readerIndex())
-                || cumulation.writableBytes() < in.readableBytes() || cumulation.refCnt() > 1 || cumulation.isReadOnly())
+            // as Netty's MERGE_CUMULATOR: a buffer shared with delivered slices, or read-only, or
+            // too small, is replaced; the replacement holds the whole frame when its length is known
+            if (cumulation.writableBytes() < in.readableBytes() || cumulation.refCnt() > 1 || cumulation.isReadOnly())
             {
                 int size = needed;
                 if (waiting >= 4)

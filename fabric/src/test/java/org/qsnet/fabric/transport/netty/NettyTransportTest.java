@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -270,6 +271,48 @@ class NettyTransportTest
         assertEquals(1, e.peer());
         assertTrue(e.getMessage().contains("peer 1 stopped answering"), e.getMessage());
         assertTrue(r.closedByPeer());
+    }
+
+    @Test
+    void shouldNotMistakeASlowConsumerForADeadPeer() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final NettyTransport b = NettyTransport.open(context(1, KEY));
+        open.add(b);
+        final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
+        final CompletableFuture<Void> bc = CompletableFuture.runAsync(() -> b.connect(addresses));
+        a.connect(addresses);
+        bc.get(5, TimeUnit.SECONDS);
+        final int frames = 4_000;
+        final AtomicInteger refused = new AtomicInteger();
+        final Thread sender = new Thread(() ->
+        {
+            final ByteBuffer p = ByteBuffer.allocate(4096);
+            for (int i = 0; i < frames; i++)
+            {
+                while (!b.offer(0, FrameDescriptor.MIN_APPLICATION_TYPE, i, 0, p))
+                {
+                    refused.incrementAndGet();
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+        });
+        sender.start();
+        // nobody polls for twice the heartbeat timeout: the acceptor stops reading, the socket fills
+        Thread.sleep(2_000);
+        assertTrue(refused.get() > 0, "the sender was held back");
+        final AtomicInteger got = new AtomicInteger();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (got.get() < frames && System.nanoTime() < deadline)
+        {
+            if (a.poll((peer, type, timeNs, key, p) -> assertEquals(got.getAndIncrement(), timeNs), 64) == 0)
+            {
+                a.awaitFrames(1_000_000);
+            }
+        }
+        assertEquals(frames, got.get());
+        assertTrue(a.isPeerOpen(1) && b.isPeerOpen(0), "no heartbeat failure on either side");
+        sender.join(5_000);
     }
 
     @Test
