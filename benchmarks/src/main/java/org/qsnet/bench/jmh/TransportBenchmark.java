@@ -63,6 +63,15 @@ public class TransportBenchmark
     @Param({"8", "64", "1024", "16384", "65536", "1048576"})
     public int bytes;
 
+    /**
+     * How a waiting endpoint idles: {@code await} ({@link Transport#awaitFrames}: the TCP transport
+     * parks until its event loop wakes it, the rings spin briefly then yield) or {@code spin} (poll
+     * in a tight loop, as on a dedicated core). The nio floor always blocks in {@code read}.
+     */
+    @Param({"await"})
+    public String wait;
+
+    private boolean spin;
     private ByteBuffer message;
     private Transport ping;
     private Transport pong;
@@ -84,6 +93,7 @@ public class TransportBenchmark
     {
         message = ByteBuffer.allocateDirect(bytes);
         running = true;
+        spin = "spin".equals(wait);
         switch (transport)
         {
             case "nio" -> setUpNio();
@@ -195,7 +205,7 @@ public class TransportBenchmark
         };
         while (running)
         {
-            if (pong.poll(back, 16) == 0)
+            if (pong.poll(back, 16) == 0 && !spin)
             {
                 pong.awaitFrames(IDLE_NS);
             }
@@ -231,7 +241,7 @@ public class TransportBenchmark
         int polls = 0;
         while (!got)
         {
-            if (ping.poll(received, 1) == 0)
+            if (ping.poll(received, 1) == 0 && !spin)
             {
                 ping.awaitFrames(IDLE_NS);
             }

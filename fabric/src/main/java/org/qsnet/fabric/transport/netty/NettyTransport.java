@@ -119,6 +119,8 @@ public final class NettyTransport extends AbstractTransport
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+            .childOption(ChannelOption.SO_SNDBUF, socketBufferBytes())
+            .childOption(ChannelOption.SO_RCVBUF, socketBufferBytes())
             .childOption(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .childHandler(initializer(false, -1));
         try
@@ -230,6 +232,8 @@ public final class NettyTransport extends AbstractTransport
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+            .option(ChannelOption.SO_SNDBUF, socketBufferBytes())
+            .option(ChannelOption.SO_RCVBUF, socketBufferBytes())
             .option(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)Math.min(5_000, context.connectTimeoutMs()))
             .handler(initializer(true, peer));
@@ -261,6 +265,13 @@ public final class NettyTransport extends AbstractTransport
                 ch.pipeline().addLast(c.decoder(), c);
             }
         };
+    }
+
+    private static int socketBufferBytes()
+    {
+        // a 1 MiB frame crosses in one or two reads instead of a dozen wake-ups of each event loop
+        // (on loopback, 4 MiB halved the median 1 MiB round trip against the default buffers)
+        return 4 << 20;
     }
 
     private static AdaptiveRecvByteBufAllocator receiveSizes()
