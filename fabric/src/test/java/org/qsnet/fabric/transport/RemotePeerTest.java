@@ -35,9 +35,10 @@ class RemotePeerTest
     private static final long TIMEOUT_MS = 1_000;
     private Process child;
     private Transport local;
+    private Path directory;
 
     @AfterEach
-    void stop() throws InterruptedException
+    void stop() throws InterruptedException, IOException
     {
         if (child != null)
         {
@@ -47,6 +48,18 @@ class RemotePeerTest
         if (local != null)
         {
             local.close();
+        }
+        if (directory != null)
+        {
+            // a killed peer cannot delete the file it created
+            try (var files = Files.list(directory))
+            {
+                for (final Path f : files.toList())
+                {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(directory);
         }
     }
 
@@ -155,6 +168,7 @@ class RemotePeerTest
     {
         final Path shm = Path.of("/dev/shm");
         final Path dir = Files.isDirectory(shm) ? Files.createTempDirectory(shm, "qsnet-test") : Files.createTempDirectory("qsnet-test");
+        directory = dir;
         final long job = System.nanoTime();
         child = launch("shm", Long.toString(job), HexFormat.of().formatHex(KEY), dir.toString());
         local = ShmTransport.open(context(job), dir);

@@ -44,6 +44,7 @@ class ShmSecurityTest
     void shouldKeepItsFilesOwnerOnlyAndDeleteThemOnClose() throws Exception
     {
         final Path dir = ShmTransportTest.directory().resolve("job");
+        dir.toFile().deleteOnExit();
         final CompletableFuture<ShmTransport> b = CompletableFuture.supplyAsync(() -> ShmTransport.open(context(1, "the-job-key-0123456789abcdef"), dir));
         final ShmTransport a = ShmTransport.open(context(0, "the-job-key-0123456789abcdef"), dir);
         final ShmTransport t = b.get(10, TimeUnit.SECONDS);

@@ -27,7 +27,10 @@ class ShmTransportTest extends TransportContractTest
         try
         {
             final Path shm = Path.of("/dev/shm");
-            return Files.isDirectory(shm) ? Files.createTempDirectory(shm, "qsnet-test") : Files.createTempDirectory("qsnet-test");
+            final Path dir = Files.isDirectory(shm) ? Files.createTempDirectory(shm, "qsnet-test") : Files.createTempDirectory("qsnet-test");
+            // the transports delete their files on close; the empty directory goes when the JVM exits
+            dir.toFile().deleteOnExit();
+            return dir;
         }
         catch (final IOException e)
         {
