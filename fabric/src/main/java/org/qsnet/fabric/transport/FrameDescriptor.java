@@ -1,0 +1,196 @@
+package org.qsnet.fabric.transport;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * Layout of a frame, on the wire (big-endian) and in the rings (native order), and its validation.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                 length (header + payload, bytes)              |  0
+ *  +---------------+---------------+-------------------------------+
+ *  |    version    |     type      |        flags (must be 0)      |  4
+ *  +---------------+---------------+-------------------------------+
+ *  |                           timeNs (opaque)                     |  8
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                            key (opaque)                       | 16
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |          CRC32C over bytes 0..23 then the payload             | 24
+ *  +---------------------------------------------------------------+
+ *  |                        reserved (must be 0)                   | 28
+ *  +---------------------------------------------------------------+
+ *  |                        payload ...                            | 32
+ * </pre>
+ *
+ * A frame is valid when its length is in {@code HEADER_LENGTH..HEADER_LENGTH + maxPayload}, its
+ * version is {@link #VERSION}, its type is known (a control type, or an application type in
+ * {@link #MIN_APPLICATION_TYPE}..{@link #MAX_TYPE}), flags and reserved are 0 and the checksum matches.
+ */
+public final class FrameDescriptor
+{
+    /** Protocol version carried by every frame. */
+    public static final int VERSION = 1;
+    /** Header length in bytes. */
+    public static final int HEADER_LENGTH = 32;
+    /** Offset of the total length (int). */
+    public static final int LENGTH_OFFSET = 0;
+    /** Offset of the version (byte). */
+    public static final int VERSION_OFFSET = 4;
+    /** Offset of the type (byte). */
+    public static final int TYPE_OFFSET = 5;
+    /** Offset of the flags (short). */
+    public static final int FLAGS_OFFSET = 6;
+    /** Offset of the first opaque field (long). */
+    public static final int TIME_OFFSET = 8;
+    /** Offset of the second opaque field (long). */
+    public static final int KEY_OFFSET = 16;
+    /** Offset of the checksum (int). */
+    public static final int CRC_OFFSET = 24;
+    /** Offset of the reserved word (int). */
+    public static final int RESERVED_OFFSET = 28;
+    /** Bytes of the header covered by the checksum (before it). */
+    public static final int CRC_COVERED_HEADER = 24;
+    /** Hard upper bound of any configured payload limit: 256 MiB. */
+    public static final int MAX_PAYLOAD_LIMIT = 1 << 28;
+
+    /** Ring padding record (rings only, never on the wire). */
+    public static final int TYPE_PADDING = 0;
+    /** Handshake: client's job id, partition and nonce. */
+    public static final int TYPE_HELLO = 1;
+    /** Handshake: server's partition, nonce and proof of the key. */
+    public static final int TYPE_CHALLENGE = 2;
+    /** Handshake: client's proof of the key. */
+    public static final int TYPE_RESPONSE = 3;
+    /** Handshake: the server accepts the client. */
+    public static final int TYPE_ACCEPT = 4;
+    /** Heartbeat (empty). */
+    public static final int TYPE_HEARTBEAT = 5;
+    /** Clean close: no frame follows. */
+    public static final int TYPE_CLOSE = 6;
+    /** Lowest application frame type. */
+    public static final int MIN_APPLICATION_TYPE = 16;
+    /** Highest frame type (one byte). */
+    public static final int MAX_TYPE = 255;
+
+    private FrameDescriptor()
+    {
+    }
+
+    /**
+     * Whether a type is one the application may send.
+     *
+     * @param type the type.
+     * @return true for {@link #MIN_APPLICATION_TYPE}..{@link #MAX_TYPE}.
+     */
+    public static boolean isApplicationType(final int type)
+    {
+        return type >= MIN_APPLICATION_TYPE && type <= MAX_TYPE;
+    }
+
+    /**
+     * Whether a type is known on the wire (control or application).
+     *
+     * @param type the type.
+     * @return true for {@link #TYPE_HELLO}..{@link #TYPE_CLOSE} and the application types.
+     */
+    public static boolean isKnownWireType(final int type)
+    {
+        return (type >= TYPE_HELLO && type <= TYPE_CLOSE) || isApplicationType(type);
+    }
+
+    /**
+     * The total length of a frame rounded up to 8 bytes (its footprint in a ring).
+     *
+     * @param payloadBytes the payload length.
+     * @return the aligned length.
+     */
+    public static int alignedLength(final int payloadBytes)
+    {
+        return (HEADER_LENGTH + payloadBytes + 7) & ~7;
+    }
+
+    /**
+     * Checks the header fields read before the checksum.
+     *
+     * @param length          the length field.
+     * @param version         the version field.
+     * @param type            the type field.
+     * @param flags           the flags field.
+     * @param reserved        the reserved field.
+     * @param maxPayloadBytes the payload limit in force.
+     * @return null if valid, else the reason, e.g. {@code "length 3 is outside 32..1048608"}.
+     */
+    public static String checkHeader(final int length, final int version, final int type, final int flags,
+        final int reserved, final int maxPayloadBytes)
+    {
+        if (length < HEADER_LENGTH || length - HEADER_LENGTH > maxPayloadBytes)
+        {
+            return "length " + length + " is outside " + HEADER_LENGTH + ".." + ((long)HEADER_LENGTH + maxPayloadBytes);
+        }
+        if (version != VERSION)
+        {
+            return "version " + version + " is not the supported version " + VERSION;
+        }
+        if (!isKnownWireType(type))
+        {
+            return "type " + type + " is unknown (control 1..6, application " + MIN_APPLICATION_TYPE + ".." + MAX_TYPE + ")";
+        }
+        if (flags != 0 || reserved != 0)
+        {
+            return "flags " + flags + " / reserved " + reserved + " must be 0";
+        }
+        return null;
+    }
+
+    /**
+     * Computes a frame's checksum: CRC32C over the first 24 header bytes, then the payload.
+     * The buffer's position and limit are left unchanged.
+     *
+     * @param crc          a reusable CRC32C (reset here).
+     * @param frame        the buffer holding the frame.
+     * @param frameOffset  the frame's first byte.
+     * @param payloadBytes the payload length.
+     * @return the checksum.
+     */
+    public static int checksum(final CRC32C crc, final ByteBuffer frame, final int frameOffset, final int payloadBytes)
+    {
+        crc.reset();
+        final int position = frame.position();
+        final int limit = frame.limit();
+        frame.limit(frameOffset + CRC_COVERED_HEADER).position(frameOffset);
+        crc.update(frame);
+        frame.limit(frameOffset + HEADER_LENGTH + payloadBytes).position(frameOffset + HEADER_LENGTH);
+        crc.update(frame);
+        frame.limit(limit).position(position);
+        return (int)crc.getValue();
+    }
+
+    /**
+     * Computes a checksum from a separate header and payload (the sending side).
+     * Both buffers' positions and limits are left unchanged.
+     *
+     * @param crc        a reusable CRC32C (reset here).
+     * @param header     a buffer whose bytes {@code headerOffset..headerOffset+23} are the header start.
+     * @param headerOffset the header's first byte.
+     * @param payload    the payload, from position to limit.
+     * @return the checksum.
+     */
+    public static int checksum(final CRC32C crc, final ByteBuffer header, final int headerOffset, final ByteBuffer payload)
+    {
+        crc.reset();
+        final int position = header.position();
+        final int limit = header.limit();
+        header.limit(headerOffset + CRC_COVERED_HEADER).position(headerOffset);
+        crc.update(header);
+        header.limit(limit).position(position);
+        final int payloadPosition = payload.position();
+        crc.update(payload);
+        payload.position(payloadPosition);
+        return (int)crc.getValue();
+    }
+}

@@ -1,0 +1,142 @@
+package org.qsnet.fabric.transport.netty;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import org.qsnet.fabric.transport.FrameDescriptor;
+
+/**
+ * Splits the byte stream into frames and validates each one (length limits, version, known type,
+ * zero flags, checksum) before passing it on as a retained slice. The first malformed frame is
+ * reported to the {@link Connection}, which closes the channel; nothing after it is decoded.
+ */
+final class FrameDecoder extends ByteToMessageDecoder
+{
+    /** Payload limit before the peer has authenticated: enough for the handshake, no more. */
+    static final int HANDSHAKE_MAX_PAYLOAD = 128;
+
+    private final Connection connection;
+    private final CRC32C crc = new CRC32C();
+    private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
+    private boolean broken;
+
+    FrameDecoder(final Connection connection)
+    {
+        this.connection = connection;
+        setCumulator(this::cumulate);
+    }
+
+    /**
+     * Appends a read to the bytes waiting: a read that starts on a frame boundary is used as it is
+     * (frames are sliced out of it, no copy); a frame that spans reads gets one buffer of its full
+     * length at once, rather than one that doubles read by read.
+     */
+    private ByteBuf cumulate(final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in)
+    {
+        if (!cumulation.isReadable() && in.isContiguous())
+        {
+            cumulation.release();
+            return in;
+        }
+        try
+        {
+            final int waiting = cumulation.readableBytes();
+            final int needed = waiting + in.readableBytes();
+            // as Netty's MERGE_CUMULATOR: a buffer shared with delivered slices, or read-only, or
+            // too small, is replaced; the replacement holds the whole frame when its length is known
+            if (cumulation.writableBytes() < in.readableBytes() || cumulation.refCnt() > 1 || cumulation.isReadOnly())
+            {
+                int size = needed;
+                if (waiting >= 4)
+                {
+                    final int frame = cumulation.getInt(cumulation.readerIndex());
+                    if (frame > needed && frame <= FrameDescriptor.HEADER_LENGTH + maxPayloadBytes)
+                    {
+                        size = frame;
+                    }
+                }
+                final ByteBuf bigger = alloc.directBuffer(Math.max(size, 1024));
+                bigger.writeBytes(cumulation, cumulation.readerIndex(), waiting);
+                cumulation.release();
+                bigger.writeBytes(in);
+                return bigger;
+            }
+            cumulation.writeBytes(in);
+            return cumulation;
+        }
+        finally
+        {
+            in.release();
+        }
+    }
+
+    void maxPayloadBytes(final int maxPayloadBytes)
+    {
+        this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    @Override
+    protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out)
+    {
+        while (!broken && in.readableBytes() >= 8)
+        {
+            final int r = in.readerIndex();
+            final int length = in.getInt(r + FrameDescriptor.LENGTH_OFFSET);
+            final int version = in.getUnsignedByte(r + FrameDescriptor.VERSION_OFFSET);
+            final int type = in.getUnsignedByte(r + FrameDescriptor.TYPE_OFFSET);
+            final int flags = in.getShort(r + FrameDescriptor.FLAGS_OFFSET);
+            // the first 8 bytes are checked at once: garbage is refused without waiting for its "length"
+            String reason = FrameDescriptor.checkHeader(length, version, type, flags, 0, maxPayloadBytes);
+            if (reason == null)
+            {
+                if (in.readableBytes() < length)
+                {
+                    return;
+                }
+                reason = FrameDescriptor.checkHeader(length, version, type, flags,
+                    in.getInt(r + FrameDescriptor.RESERVED_OFFSET), maxPayloadBytes);
+            }
+            if (reason == null)
+            {
+                final int expected = checksum(in, r, length);
+                final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
+                if (expected != carried)
+                {
+                    reason = "checksum " + Integer.toHexString(carried) + " does not match the frame's "
+                        + Integer.toHexString(expected) + " (type " + type + ", length " + length + ")";
+                }
+            }
+            if (reason != null)
+            {
+                broken = true;
+                in.skipBytes(in.readableBytes());
+                // reported after the valid frames decoded before it have been passed on
+                final String why = reason;
+                ctx.executor().execute(() -> connection.malformed(ctx, why));
+                return;
+            }
+            out.add(in.retainedSlice(r, length));
+            in.skipBytes(length);
+        }
+        if (broken)
+        {
+            in.skipBytes(in.readableBytes());
+        }
+    }
+
+    private int checksum(final ByteBuf in, final int r, final int length)
+    {
+        if (in.nioBufferCount() == 1)
+        {
+            final ByteBuffer nio = in.internalNioBuffer(r, length);
+            return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+        }
+        final ByteBuffer nio = in.nioBuffer(r, length);
+        return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+    }
+}

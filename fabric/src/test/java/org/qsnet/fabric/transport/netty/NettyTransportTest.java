@@ -1,0 +1,327 @@
+package org.qsnet.fabric.transport.netty;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.qsnet.fabric.transport.FrameDescriptor;
+import org.qsnet.fabric.transport.TransportContext;
+import org.qsnet.fabric.transport.TransportException;
+
+/**
+ * What only the TCP transport can meet: malformed frames, wrong keys, other jobs and stray clients,
+ * each refused with a logged reason; with Netty's leak detector at paranoid level.
+ */
+@ExtendWith(NettyLeakCheck.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class NettyTransportTest
+{
+    private static final long JOB = 77;
+    private static final byte[] KEY = "netty-test-job-key-0123456789abc".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OTHER_KEY = "another-job-key-0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    private final List<String> log = new ArrayList<>();
+    private final Logger logger = Logger.getLogger(NettyTransport.class.getName());
+    private final Handler handler = new Handler()
+    {
+        @Override
+        public void publish(final LogRecord record)
+        {
+            synchronized (log)
+            {
+                log.add(record.getMessage());
+            }
+        }
+
+        @Override
+        public void flush()
+        {
+        }
+
+        @Override
+        public void close()
+        {
+        }
+    };
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeEach
+    void captureLog()
+    {
+        logger.addHandler(handler);
+    }
+
+    @AfterEach
+    void release() throws Exception
+    {
+        for (final AutoCloseable c : open)
+        {
+            c.close();
+        }
+        logger.removeHandler(handler);
+    }
+
+    private static TransportContext context(final int partition, final byte[] key)
+    {
+        return new TransportContext().jobId(JOB).jobKey(key).partition(partition, 2).maxPayloadBytes(4096)
+            .heartbeat(100, 1_000).connectTimeoutMs(1_000);
+    }
+
+    private NettyTransport acceptor()
+    {
+        final NettyTransport t = NettyTransport.open(context(0, KEY));
+        open.add(t);
+        return t;
+    }
+
+    private RawPeer raw(final NettyTransport t) throws IOException
+    {
+        final RawPeer r = new RawPeer(t.localAddress());
+        open.add(0, r);
+        return r;
+    }
+
+    private String logged(final String... parts) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline)
+        {
+            synchronized (log)
+            {
+                for (final String line : log)
+                {
+                    boolean all = true;
+                    for (final String p : parts)
+                    {
+                        all &= line.contains(p);
+                    }
+                    if (all)
+                    {
+                        return line;
+                    }
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no log line containing " + List.of(parts) + " in " + log);
+    }
+
+    /** An acceptor connected to a raw peer that authenticated as partition 1. */
+    private RawPeer connectedRawPeer(final NettyTransport a) throws Exception
+    {
+        final CompletableFuture<Void> connected = CompletableFuture.runAsync(() -> a.connect(List.of(a.localAddress(), a.localAddress())));
+        final RawPeer r = raw(a);
+        assertTrue(r.handshake(JOB, KEY, 1, 2), "the raw peer with the job's key is accepted");
+        connected.get(5, TimeUnit.SECONDS);
+        return r;
+    }
+
+    @Test
+    void shouldBindToLoopbackByDefault()
+    {
+        assertTrue(acceptor().localAddress().getAddress().isLoopbackAddress());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"checksum", "length", "type", "version"})
+    void shouldCloseTheConnectionAndFailClearlyOnAMalformedFrame(final String defect) throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final RawPeer r = connectedRawPeer(a);
+        r.write(RawPeer.frame(FrameDescriptor.MIN_APPLICATION_TYPE, 1, 2, new byte[] {1, 2, 3}));
+        final ByteBuffer bad = RawPeer.frame(FrameDescriptor.MIN_APPLICATION_TYPE, 3, 4, new byte[] {5, 6, 7});
+        final String reason;
+        switch (defect)
+        {
+            case "checksum" ->
+            {
+                bad.put(bad.limit() - 1, (byte)9); // payload changed after the checksum
+                reason = "checksum";
+            }
+            case "length" ->
+            {
+                bad.putInt(0, 1 << 30);
+                reason = "length 1073741824 is outside 32..4128";
+            }
+            case "type" ->
+            {
+                bad.put(FrameDescriptor.TYPE_OFFSET, (byte)9);
+                reason = "type 9 is unknown";
+            }
+            default ->
+            {
+                bad.put(FrameDescriptor.VERSION_OFFSET, (byte)7);
+                reason = "version 7 is not the supported version 1";
+            }
+        }
+        r.write(bad);
+        final AtomicInteger delivered = new AtomicInteger();
+        final TransportException e = assertThrows(TransportException.class, () ->
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (System.nanoTime() < deadline)
+            {
+                a.poll((peer, type, timeNs, key, p) ->
+                {
+                    assertEquals(1, timeNs, "only the valid frame is delivered");
+                    assertEquals(3, p.remaining());
+                    delivered.incrementAndGet();
+                }, 10);
+            }
+        });
+        assertEquals(1, delivered.get(), "the valid frame before the malformed one is delivered first");
+        assertEquals(1, e.peer());
+        assertTrue(e.getMessage().contains("malformed frame from peer 1") && e.getMessage().contains(reason), e.getMessage());
+        logged("closes its connection to peer 1", reason);
+        assertTrue(r.closedByPeer(), "the connection is closed");
+        assertFalse(a.isPeerOpen(1));
+        assertThrows(TransportException.class, () -> a.offer(1, FrameDescriptor.MIN_APPLICATION_TYPE, 0, 0, ByteBuffer.allocate(0)));
+    }
+
+    @Test
+    void shouldRefuseAClientWithAWrongKey() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final RawPeer r = raw(a);
+        assertFalse(r.handshake(JOB, OTHER_KEY, 1, 2));
+        logged("refused connection from", "proof of the job key does not match");
+        assertTrue(r.closedByPeer());
+    }
+
+    @Test
+    void shouldRefuseAProcessOfAnotherJob() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final RawPeer r = raw(a);
+        assertFalse(r.handshake(JOB + 1, KEY, 1, 2));
+        logged("refused connection from", "job id 78 is not this job's 77");
+        assertTrue(r.closedByPeer());
+    }
+
+    @Test
+    void shouldRefuseAStrayClientWritingGarbage() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final RawPeer r = raw(a);
+        r.write(ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        logged("refused connection from", "malformed frame: length");
+        assertTrue(r.closedByPeer());
+    }
+
+    @Test
+    void shouldRefuseASilentClientAfterTheHandshakeTimeout() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final RawPeer r = raw(a);
+        assertTrue(r.closedByPeer());
+        logged("refused connection from", "did not authenticate within 1000 ms");
+    }
+
+    @Test
+    void shouldFailToConnectToAPeerWithAnotherKeyNamingIt()
+    {
+        final NettyTransport a = acceptor();
+        final NettyTransport b = NettyTransport.open(context(1, OTHER_KEY));
+        open.add(b);
+        final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
+        final TransportException e = assertThrows(TransportException.class, () -> b.connect(addresses));
+        assertEquals(0, e.peer());
+        assertTrue(e.getMessage().contains("refused peer 0") && e.getMessage().contains("proof of the job key"), e.getMessage());
+    }
+
+    @Test
+    void shouldReportAPeerThatStopsAnsweringWithinTheHeartbeatTimeout() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        // taken before the handshake: the acceptor's last read is later, so the report cannot come
+        // sooner than the timeout after this
+        final long start = System.nanoTime();
+        final RawPeer r = connectedRawPeer(a);
+        // the raw peer answers nothing more (it does not send heartbeats)
+        final TransportException e = assertThrows(TransportException.class, () ->
+        {
+            while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5))
+            {
+                a.poll((peer, type, timeNs, key, p) -> { }, 1);
+                Thread.sleep(5);
+            }
+        });
+        final long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(ms >= 1_000 && ms < 3_500, "reported after " + ms + " ms, heartbeat timeout 1000 ms");
+        assertEquals(1, e.peer());
+        assertTrue(e.getMessage().contains("peer 1 stopped answering"), e.getMessage());
+        assertTrue(r.closedByPeer());
+    }
+
+    @Test
+    void shouldNotMistakeASlowConsumerForADeadPeer() throws Exception
+    {
+        final NettyTransport a = acceptor();
+        final NettyTransport b = NettyTransport.open(context(1, KEY));
+        open.add(b);
+        final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
+        final CompletableFuture<Void> bc = CompletableFuture.runAsync(() -> b.connect(addresses));
+        a.connect(addresses);
+        bc.get(5, TimeUnit.SECONDS);
+        final int frames = 4_000;
+        final AtomicInteger refused = new AtomicInteger();
+        final Thread sender = new Thread(() ->
+        {
+            final ByteBuffer p = ByteBuffer.allocate(4096);
+            for (int i = 0; i < frames; i++)
+            {
+                while (!b.offer(0, FrameDescriptor.MIN_APPLICATION_TYPE, i, 0, p))
+                {
+                    refused.incrementAndGet();
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+        });
+        sender.start();
+        // nobody polls for twice the heartbeat timeout: the acceptor stops reading, the socket fills
+        Thread.sleep(2_000);
+        assertTrue(refused.get() > 0, "the sender was held back");
+        final AtomicInteger got = new AtomicInteger();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (got.get() < frames && System.nanoTime() < deadline)
+        {
+            if (a.poll((peer, type, timeNs, key, p) -> assertEquals(got.getAndIncrement(), timeNs), 64) == 0)
+            {
+                a.awaitFrames(1_000_000);
+            }
+        }
+        assertEquals(frames, got.get());
+        assertTrue(a.isPeerOpen(1) && b.isPeerOpen(0), "no heartbeat failure on either side");
+        sender.join(5_000);
+    }
+
+    @Test
+    void shouldUseEpollOnLinux()
+    {
+        final boolean linux = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux");
+        assertEquals(linux && "amd64".equals(System.getProperty("os.arch")), acceptor().isEpoll());
+    }
+
+}
