@@ -66,7 +66,7 @@ final class Connection extends ChannelInboundHandlerAdapter
     @Override
     public void channelActive(final ChannelHandlerContext ctx)
     {
-        lastReadNanos = System.nanoTime();
+        lastReadNanos = System.nanoTime(); // wall-clock: transport liveness and timeouts, never part of a result
         timer = ctx.executor().schedule(() -> refuse(ctx, "did not authenticate within "
             + transport.handshakeTimeoutMs() + " ms"), transport.handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
         if (connector)
@@ -84,7 +84,7 @@ final class Connection extends ChannelInboundHandlerAdapter
     public void channelRead(final ChannelHandlerContext ctx, final Object msg)
     {
         final ByteBuf frame = (ByteBuf)msg;
-        lastReadNanos = System.nanoTime();
+        lastReadNanos = System.nanoTime(); // wall-clock: transport liveness and timeouts, never part of a result
         final int type = frame.getUnsignedByte(FrameDescriptor.TYPE_OFFSET);
         if (state == State.ESTABLISHED && FrameDescriptor.isApplicationType(type))
         {
@@ -247,9 +247,9 @@ final class Connection extends ChannelInboundHandlerAdapter
             if (!ctx.channel().config().isAutoRead())
             {
                 // this side stopped reading (a slow consumer): the peer's frames wait in the socket
-                lastReadNanos = System.nanoTime();
+                lastReadNanos = System.nanoTime(); // wall-clock: transport liveness and timeouts, never part of a result
             }
-            final long silentNs = System.nanoTime() - lastReadNanos;
+            final long silentNs = System.nanoTime() - lastReadNanos; // wall-clock: transport liveness and timeouts, never part of a result
             if (silentNs > timeoutNs)
             {
                 fail(ctx, "peer " + peer + " stopped answering: no frame or heartbeat for " + silentNs / 1_000_000

@@ -191,7 +191,7 @@ public final class NettyTransport extends AbstractTransport
     {
         require(addresses != null && addresses.size() == partitionCount, "addresses size",
             addresses == null ? "null" : addresses.size(), "must be the partition count " + partitionCount);
-        final long deadline = System.nanoTime() + context.connectTimeoutMs() * 1_000_000L;
+        final long deadline = System.nanoTime() + context.connectTimeoutMs() * 1_000_000L; // wall-clock: transport liveness and timeouts, never part of a result
         for (int p = 0; p < partition; p++)
         {
             dial(p, addresses.get(p), deadline);
@@ -204,7 +204,7 @@ public final class NettyTransport extends AbstractTransport
             }
             try
             {
-                peers[p].ready.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                peers[p].ready.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS); // wall-clock: transport liveness and timeouts, never part of a result
             }
             catch (final TimeoutException e)
             {
@@ -243,7 +243,7 @@ public final class NettyTransport extends AbstractTransport
             {
                 return;
             }
-            if (System.nanoTime() - deadline > 0)
+            if (System.nanoTime() - deadline > 0) // wall-clock: transport liveness and timeouts, never part of a result
             {
                 connectFailed(peer, "partition " + partition + " could not connect to peer " + peer + " at " + address
                     + " within " + context.connectTimeoutMs() + " ms: " + f.cause());
@@ -496,13 +496,13 @@ public final class NettyTransport extends AbstractTransport
                 ch.eventLoop().execute(() -> c.sendClose(ch.pipeline().context(c)));
             }
         }
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // wall-clock: transport liveness and timeouts, never part of a result
         for (final Peer p : peers)
         {
             final Channel ch = p.channel;
             if (ch != null)
             {
-                ch.closeFuture().awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                ch.closeFuture().awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS); // wall-clock: transport liveness and timeouts, never part of a result
             }
         }
         server.close().awaitUninterruptibly(1, TimeUnit.SECONDS);

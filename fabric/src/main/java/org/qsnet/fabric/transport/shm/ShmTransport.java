@@ -179,11 +179,11 @@ public final class ShmTransport extends RingTransport
                 s.writeInt(M_TO, partition);
                 s.writeInt(M_MAX_PAYLOAD, maxPayloadBytes);
                 s.write(M_CREATOR_NONCE, JobAuthenticator.nonce());
-                s.writeLong(M_CONSUMER_BEAT, System.currentTimeMillis());
+                s.writeLong(M_CONSUMER_BEAT, System.currentTimeMillis()); // wall-clock: transport liveness and timeouts, never part of a result
                 s.writeOrderedInt(M_STATE, CREATED);
                 s.writeOrderedLong(M_MAGIC, MAGIC);
             }
-            final long deadline = System.nanoTime() + context.connectTimeoutMs() * 1_000_000L;
+            final long deadline = System.nanoTime() + context.connectTimeoutMs() * 1_000_000L; // wall-clock: transport liveness and timeouts, never part of a result
             // phase 2: attach to the outgoing files
             for (int p = 0; p < partitionCount; p++)
             {
@@ -216,7 +216,7 @@ public final class ShmTransport extends RingTransport
                 s.write(M_ATTACHER_NONCE, attacherNonce);
                 s.write(M_ATTACHER_PROOF, authenticator.proof(JobAuthenticator.ROLE_CONNECTOR, partition, p,
                     attacherNonce, read(s, M_CREATOR_NONCE)));
-                s.writeLong(M_PRODUCER_BEAT, System.currentTimeMillis());
+                s.writeLong(M_PRODUCER_BEAT, System.currentTimeMillis()); // wall-clock: transport liveness and timeouts, never part of a result
                 s.writeOrderedInt(M_STATE, ATTACHED);
             }
             // phase 3: check the attachers of the incoming files
@@ -320,14 +320,14 @@ public final class ShmTransport extends RingTransport
 
     private void waitFor(final long deadline, final int peer, final String what)
     {
-        if (System.nanoTime() - deadline > 0)
+        if (System.nanoTime() - deadline > 0) // wall-clock: transport liveness and timeouts, never part of a result
         {
             throw new TransportException(peer, "partition " + partition + ": peer " + peer + " did not "
                 + what + " within " + context.connectTimeoutMs() + " ms");
         }
         try
         {
-            Thread.sleep(2);
+            Thread.sleep(2); // wall-clock: transport liveness and timeouts, never part of a result
         }
         catch (final InterruptedException e)
         {
@@ -342,7 +342,7 @@ public final class ShmTransport extends RingTransport
         final long timeout = context.heartbeatTimeoutMs();
         while (!stopping)
         {
-            final long now = System.currentTimeMillis();
+            final long now = System.currentTimeMillis(); // wall-clock: transport liveness and timeouts, never part of a result
             for (int p = 0; p < partitionCount; p++)
             {
                 if (p == partition)
@@ -362,7 +362,7 @@ public final class ShmTransport extends RingTransport
             }
             try
             {
-                Thread.sleep(interval);
+                Thread.sleep(interval); // wall-clock: transport liveness and timeouts, never part of a result
             }
             catch (final InterruptedException e)
             {
