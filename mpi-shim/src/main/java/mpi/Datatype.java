@@ -53,6 +53,13 @@ public final class Datatype implements Freeable
     /** Bytes on the wire per element of this type. */
     final int wireSize;
     final boolean basic;
+    /**
+     * Whether the type map is a sequence of complex numbers ({@link MPI#FLOAT_COMPLEX},
+     * {@link MPI#DOUBLE_COMPLEX} or types built only from them): its kinds come in (real,
+     * imaginary) pairs, which {@link Op} multiplies as complex numbers and {@link Status} counts as
+     * one element each.
+     */
+    boolean complex;
     private boolean committed;
     private boolean freed;
     private String name;
@@ -89,6 +96,15 @@ public final class Datatype implements Freeable
             : new Datatype(kind, new int[] {0}, new int[] {kind == K_PACKED ? K_BYTE : kind}, 0, SIZE[kind], true, NAME[kind]);
     }
 
+    /** A predefined complex type: (real, imaginary) of {@code partKind}, described by buffers of that kind. */
+    static Datatype complex(final int partKind, final String name)
+    {
+        final Datatype t = new Datatype(partKind, new int[] {0, SIZE[partKind]}, new int[] {partKind, partKind}, 0,
+            2L * SIZE[partKind], true, name);
+        t.complex = true;
+        return t;
+    }
+
     /** A pair type of MAXLOC/MINLOC: a value, then an int at {@code indexOffset}, padded to {@code extent} bytes. */
     static Datatype pair(final int valueKind, final int indexOffset, final int extent, final String name)
     {
@@ -117,12 +133,14 @@ public final class Datatype implements Freeable
         final String what) throws MPIException
     {
         final List<int[]> map = new ArrayList<>();
+        boolean allComplex = offsets.length > 0;
         long lb = Long.MAX_VALUE;
         long ub = Long.MIN_VALUE;
         for (int i = 0; i < offsets.length; i++)
         {
             final Datatype t = types[which[i]];
             t.live(what);
+            allComplex &= t.complex;
             for (int e = 0; e < t.disp.length; e++)
             {
                 final long d = offsets[i] + t.disp[e];
@@ -147,7 +165,9 @@ public final class Datatype implements Freeable
             lb = 0;
             ub = 0;
         }
-        return new Datatype(base, d, k, lb, ub - lb, false, what);
+        final Datatype result = new Datatype(base, d, k, lb, ub - lb, false, what);
+        result.complex = allComplex;
+        return result;
     }
 
     private static void nonNegative(final String what, final String arg, final int v) throws MPIException
@@ -352,8 +372,10 @@ public final class Datatype implements Freeable
     public static Datatype createResized(final Datatype oldType, final int lb, final int extent) throws MPIException
     {
         oldType.live("createResized");
-        return new Datatype(oldType.baseType, oldType.disp, oldType.kinds, (long)lb * oldType.baseSize,
+        final Datatype t = new Datatype(oldType.baseType, oldType.disp, oldType.kinds, (long)lb * oldType.baseSize,
             (long)extent * oldType.baseSize, false, "createResized");
+        t.complex = oldType.complex;
+        return t;
     }
 
     // ------------------------------------------------------------------ queries
@@ -403,6 +425,7 @@ public final class Datatype implements Freeable
         live("dup");
         final Datatype d = new Datatype(baseType, disp, kinds, lbBytes, extentBytes, false, name);
         d.committed = committed;
+        d.complex = complex;
         return d;
     }
 

@@ -281,6 +281,17 @@ public final class MPI
     public static final Datatype FLOAT = Datatype.basic(Datatype.K_FLOAT);
     /** Java {@code double}. */
     public static final Datatype DOUBLE = Datatype.basic(Datatype.K_DOUBLE);
+    /**
+     * {@code MPI_C_FLOAT_COMPLEX}: a complex number of two Java {@code float}s (real, imaginary),
+     * described by {@code float[]} or {@code FloatBuffer} buffers (see {@link FloatComplex}); its size
+     * and extent are 2 (floats).
+     */
+    public static final Datatype FLOAT_COMPLEX = Datatype.complex(Datatype.K_FLOAT, "MPI_C_FLOAT_COMPLEX");
+    /**
+     * {@code MPI_C_DOUBLE_COMPLEX}: a complex number of two Java {@code double}s (see
+     * {@link DoubleComplex}).
+     */
+    public static final Datatype DOUBLE_COMPLEX = Datatype.complex(Datatype.K_DOUBLE, "MPI_C_DOUBLE_COMPLEX");
     /** {@code MPI_PACKED}. */
     public static final Datatype PACKED = Datatype.basic(Datatype.K_PACKED);
     /** Two ints (value, index) for MAXLOC/MINLOC, in a ByteBuffer ({@link #int2}). */

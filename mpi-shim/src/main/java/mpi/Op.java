@@ -106,6 +106,11 @@ public final class Op implements Freeable
             }
             return;
         }
+        if (t.complex && code != SUM && code != PROD)
+        {
+            throw new MPIException(MPI.ERR_OP, what + ": " + this + " is not defined on complex type " + t
+                + " (MPI defines only MPI_SUM and MPI_PROD on complex numbers)");
+        }
         for (final int k : t.kinds)
         {
             final boolean fp = k == Datatype.K_FLOAT || k == Datatype.K_DOUBLE;
@@ -151,11 +156,41 @@ public final class Op implements Freeable
                 p += vs + 4;
                 continue;
             }
+            if (t.complex && code == PROD)
+            {
+                for (int e = 0; e < t.kinds.length; e += 2)
+                {
+                    p = complexProduct(a, b, t.kinds[e], p);
+                }
+                continue;
+            }
             for (final int k : t.kinds)
             {
                 p = element(a, b, k, p);
             }
         }
+    }
+
+    /** {@code b = a * b} on one complex number of two {@code k} parts at {@code p}; returns the next position. */
+    private static int complexProduct(final ByteBuffer a, final ByteBuffer b, final int k, final int p)
+    {
+        if (k == Datatype.K_FLOAT)
+        {
+            final float ar = a.getFloat(p);
+            final float ai = a.getFloat(p + 4);
+            final float br = b.getFloat(p);
+            final float bi = b.getFloat(p + 4);
+            b.putFloat(p, ar * br - ai * bi);
+            b.putFloat(p + 4, ar * bi + ai * br);
+            return p + 8;
+        }
+        final double ar = a.getDouble(p);
+        final double ai = a.getDouble(p + 8);
+        final double br = b.getDouble(p);
+        final double bi = b.getDouble(p + 8);
+        b.putDouble(p, ar * br - ai * bi);
+        b.putDouble(p + 8, ar * bi + ai * br);
+        return p + 16;
     }
 
     private static double value(final ByteBuffer x, final int k, final int p)
