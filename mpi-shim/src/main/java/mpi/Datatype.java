@@ -627,12 +627,44 @@ public final class Datatype implements Freeable
         }
     }
 
+    /**
+     * Checks that {@code count} elements of this type starting {@code byteOffset} bytes into
+     * {@code buf} fit it (the byte displacements of {@code MPI_ALLTOALLW}); the offset must be a
+     * whole number of {@code buf}'s elements.
+     */
+    void checkAt(final String what, final String arg, final Object buf, final long byteOffset, final int count)
+        throws MPIException
+    {
+        check(what, arg, buf, count);
+        if (count == 0 || wireSize == 0)
+        {
+            return;
+        }
+        final int unit = SIZE[kindOf(buf)];
+        if (byteOffset < 0 || byteOffset % unit != 0)
+        {
+            throw new MPIException(MPI.ERR_ARG, what + ": displacement " + byteOffset + " bytes into " + arg
+                + " must be at least 0 and a multiple of its element size (" + unit + " bytes)");
+        }
+        final long need = byteOffset + (count - 1L) * extentBytes + trueUbBytes;
+        if (need > capacityBytes(buf))
+        {
+            throw new MPIException(MPI.ERR_BUFFER, what + ": count " + count + " of " + name + " at byte " + byteOffset
+                + " needs " + need + " bytes but " + arg + " holds " + capacityBytes(buf));
+        }
+    }
+
     /** Packs {@code count} elements at element {@code offset} of {@code buf} into the wire format. */
     byte[] pack(final Object buf, final int offset, final int count)
     {
+        return packAt(buf, (long)offset * baseSize, count);
+    }
+
+    /** Packs {@code count} elements starting {@code base} bytes into {@code buf} into the wire format. */
+    byte[] packAt(final Object buf, final long base, final int count)
+    {
         final byte[] out = new byte[count * wireSize];
         final ByteBuffer w = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-        final long base = (long)offset * baseSize;
         if (contiguousBasic())
         {
             bulk(buf, base, count * wireSize / SIZE[kindOf(buf)], w, true);
@@ -653,8 +685,13 @@ public final class Datatype implements Freeable
     /** Unpacks wire bytes (at most {@code count} elements' worth) into {@code buf}. */
     void unpack(final byte[] in, final int length, final Object buf, final int offset)
     {
+        unpackAt(in, length, buf, (long)offset * baseSize);
+    }
+
+    /** Unpacks wire bytes into {@code buf} starting {@code base} bytes into it. */
+    void unpackAt(final byte[] in, final int length, final Object buf, final long base)
+    {
         final ByteBuffer r = ByteBuffer.wrap(in, 0, length).order(ByteOrder.LITTLE_ENDIAN);
-        final long base = (long)offset * baseSize;
         if (contiguousBasic())
         {
             bulk(buf, base, length / wireSize * wireSize / SIZE[kindOf(buf)], r, false);
