@@ -336,6 +336,10 @@ public final class MPI
     public static final Op LXOR = new Op(Op.LXOR);
     /** {@code MPI_BXOR}. */
     public static final Op BXOR = new Op(Op.BXOR);
+    /** {@code MPI_REPLACE}: the origin's value replaces the target's (one-sided accumulate). */
+    public static final Op REPLACE = new Op(Op.REPLACE);
+    /** {@code MPI_NO_OP}: the target's value is kept (one-sided get-accumulate as an atomic read). */
+    public static final Op NO_OP = new Op(Op.NO_OP);
     /** {@code MPI_MINLOC}: the minimum value and the lowest index holding it (pair types). */
     public static final Op MINLOC = new Op(Op.MINLOC);
     /** {@code MPI_MAXLOC}: the maximum value and the lowest index holding it (pair types). */

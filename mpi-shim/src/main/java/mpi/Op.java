@@ -21,8 +21,10 @@ public final class Op implements Freeable
     static final int BXOR = 10;
     static final int MINLOC = 11;
     static final int MAXLOC = 12;
+    static final int REPLACE = 13;
+    static final int NO_OP = 14;
     private static final String[] NAME = {"", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
-        "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC"};
+        "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
 
     final int code;
     private final UserFunction function;
@@ -93,7 +95,7 @@ public final class Op implements Freeable
         {
             throw new MPIException(MPI.ERR_OP, what + ": the operator was freed");
         }
-        if (code == 0)
+        if (code == 0 || code == REPLACE || code == NO_OP)
         {
             return;
         }
@@ -134,6 +136,15 @@ public final class Op implements Freeable
         if (code == 0)
         {
             user(in, inout, count, t);
+            return;
+        }
+        if (code == REPLACE)
+        {
+            System.arraycopy(in, 0, inout, 0, Math.min(in.length, inout.length));
+            return;
+        }
+        if (code == NO_OP)
+        {
             return;
         }
         final ByteBuffer a = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
