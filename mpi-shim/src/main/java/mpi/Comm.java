@@ -13,6 +13,9 @@ import org.qsnet.fabric.QsnetException;
  */
 public class Comm implements Freeable, Cloneable
 {
+    /** {@code MPI_COMM_TYPE_SHARED}, the split type of {@code MPI_COMM_SPLIT_TYPE}. */
+    public static final int TYPE_SHARED = 0;
+
     static final int WORLD = 1;
     static final int SELF = 2;
 
@@ -232,6 +235,20 @@ public class Comm implements Freeable, Cloneable
     public final void abort(final int errorcode) throws MPIException
     {
         throw new QsnetException("MPI_Abort(" + state() + ", " + errorcode + ") called by rank " + getRank());
+    }
+
+    /**
+     * {@code MPI_COMM_DUP_WITH_INFO}: {@link #dup()}, then the duplicate's hints set to {@code info}.
+     *
+     * @param info the hints of the duplicate.
+     * @return the duplicate.
+     * @throws MPIException on an error.
+     */
+    public Comm dupWithInfo(final Info info) throws MPIException
+    {
+        final Comm c = dup();
+        c.setInfo(info);
+        return c;
     }
 
     /**

@@ -453,6 +453,27 @@ public final class MPI
     }
 
     /**
+     * {@code MPI_GET_VERSION}: the version of the MPI standard this implementation follows.
+     *
+     * @return {@link #VERSION}.{@link #SUBVERSION}.
+     */
+    public static Version getVersion()
+    {
+        return new Version(VERSION, SUBVERSION);
+    }
+
+    /**
+     * {@code MPI_GET_LIBRARY_VERSION}: names this implementation.
+     *
+     * @return a one-line description.
+     */
+    public static String getLibVersion()
+    {
+        return "QsNet mpi-shim: the Open MPI 5.0 Java bindings API over Tports and Elanlib (MPI " + VERSION + "."
+            + SUBVERSION + ")";
+    }
+
+    /**
      * {@code MPI_WTIME}: the rank's simulated clock.
      *
      * @return simulated seconds since the job started.
