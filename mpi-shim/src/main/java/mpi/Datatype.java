@@ -24,7 +24,7 @@ import java.util.List;
  * <p>On the wire a message is the type map's basic elements in order, little-endian: what a C
  * MPI would send from the same bytes.
  */
-public final class Datatype implements Freeable
+public final class Datatype implements Freeable, Cloneable
 {
     static final int K_NULL = 0;
     static final int K_BYTE = 1;
@@ -63,6 +63,7 @@ public final class Datatype implements Freeable
     private boolean committed;
     private boolean freed;
     private String name;
+    private final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
 
     private Datatype(final int baseType, final int[] disp, final int[] kinds, final long lbBytes, final long extentBytes,
         final boolean basic, final String name)
@@ -501,9 +502,11 @@ public final class Datatype implements Freeable
      * {@code MPI_TYPE_SET_NAME}.
      *
      * @param name the name.
+     * @throws MPIException when the type was freed.
      */
-    public void setName(final String name)
+    public void setName(final String name) throws MPIException
     {
+        live("setName");
         this.name = name;
     }
 
@@ -511,10 +514,92 @@ public final class Datatype implements Freeable
      * {@code MPI_TYPE_GET_NAME}.
      *
      * @return the name.
+     * @throws MPIException when the type was freed.
      */
-    public String getName()
+    public String getName() throws MPIException
     {
+        live("getName");
         return name;
+    }
+
+    /**
+     * {@code MPI_TYPE_DUP} for callers that cannot handle {@link MPIException} (as in the bindings:
+     * prefer {@link #dup()}).
+     *
+     * @return a copy.
+     * @throws RuntimeException carrying the message of the {@link MPIException} {@link #dup()} threw.
+     */
+    @Override
+    public Datatype clone()
+    {
+        try
+        {
+            return dup();
+        }
+        catch (final MPIException e)
+        {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code MPI_TYPE_CREATE_KEYVAL} (keys are shared with communicators and windows).
+     *
+     * @return a new key.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static int createKeyval() throws MPIException
+    {
+        return Comm.createKeyval();
+    }
+
+    /**
+     * {@code MPI_TYPE_FREE_KEYVAL}.
+     *
+     * @param keyval the key.
+     * @throws MPIException on a bad key.
+     */
+    public static void freeKeyval(final int keyval) throws MPIException
+    {
+        Comm.freeKeyval(keyval);
+    }
+
+    /**
+     * {@code MPI_TYPE_SET_ATTR}: stores a value under a key on this type.
+     *
+     * @param keyval the key.
+     * @param value  the value.
+     * @throws MPIException when the type was freed.
+     */
+    public void setAttr(final int keyval, final Object value) throws MPIException
+    {
+        live("setAttr");
+        attributes.put(keyval, value);
+    }
+
+    /**
+     * {@code MPI_TYPE_GET_ATTR}.
+     *
+     * @param keyval the key.
+     * @return the value, or null when none is stored under the key.
+     * @throws MPIException when the type was freed.
+     */
+    public Object getAttr(final int keyval) throws MPIException
+    {
+        live("getAttr");
+        return attributes.get(keyval);
+    }
+
+    /**
+     * {@code MPI_TYPE_DELETE_ATTR}.
+     *
+     * @param keyval the key.
+     * @throws MPIException when the type was freed.
+     */
+    public void deleteAttr(final int keyval) throws MPIException
+    {
+        live("deleteAttr");
+        attributes.remove(keyval);
     }
 
     @Override

@@ -435,8 +435,9 @@ public final class MPI
      * {@code MPI_INITIALIZED}.
      *
      * @return whether the calling rank has called {@link #Init}.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static boolean isInitialized()
+    public static boolean isInitialized() throws MPIException
     {
         return Rank.peek() != null;
     }
@@ -445,8 +446,9 @@ public final class MPI
      * {@code MPI_FINALIZED}.
      *
      * @return whether the calling rank has called {@link #Finalize}.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static boolean isFinalized()
+    public static boolean isFinalized() throws MPIException
     {
         final Rank r = Rank.peek();
         return r != null && r.finalized;

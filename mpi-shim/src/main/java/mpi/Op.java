@@ -43,9 +43,8 @@ public final class Op implements Freeable
      *
      * @param function the function.
      * @param commute  whether it is commutative (if not, operands are combined in rank order).
-     * @throws MPIException never here.
      */
-    public Op(final UserFunction function, final boolean commute) throws MPIException
+    public Op(final UserFunction function, final boolean commute)
     {
         this.code = 0;
         this.function = function;
@@ -63,10 +62,12 @@ public final class Op implements Freeable
     }
 
     /**
-     * {@code MPI_OP_FREE}.
+     * {@code MPI_OP_FREE}: frees a user operator (predefined ones stay usable).
+     *
+     * @throws MPIException never here (the bindings declare it).
      */
     @Override
-    public void free()
+    public void free() throws MPIException
     {
         if (code == 0)
         {

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +29,7 @@ import mpi.Info;
 import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.MPIException;
 import mpi.Op;
 import mpi.Prequest;
 import mpi.Request;
@@ -61,27 +63,37 @@ class BindingsConformanceTest
         Map.entry("Prequest", Prequest.class), Map.entry("Status", Status.class), Map.entry("Status[]", Status[].class),
         Map.entry("Count", Count.class), Map.entry("Version", Version.class), Map.entry("Win", Win.class),
         Map.entry("FloatComplex", FloatComplex.class), Map.entry("DoubleComplex", DoubleComplex.class),
-        Map.entry("Errhandler", mpi.Errhandler.class));
+        Map.entry("Errhandler", mpi.Errhandler.class),
+        Map.entry("UserFunction", mpi.UserFunction.class));
 
-    /** "returnType name(paramTypes)"; a leading "static " for static methods. */
+    /**
+     * "returnType name(paramTypes)"; a leading "static " for static methods; a leading "!" for the
+     * methods the bindings declare without {@code throws MPIException} (the others declare it, and
+     * the declaration matters to callers: catching a checked exception nothing throws, or not
+     * handling one that is declared, does not compile).
+     */
     private static void methods(final Class<?> owner, final String... signatures)
     {
         final List<String> wrong = new ArrayList<>();
-        for (final String sig : signatures)
+        for (final String given : signatures)
         {
+            final boolean throwsExpected = !given.startsWith("!");
+            final String sig = throwsExpected ? given : given.substring(1);
             final boolean isStatic = sig.startsWith("static ");
             final String s = isStatic ? sig.substring(7) : sig;
             final String ret = s.substring(0, s.indexOf(' '));
             final String name = s.substring(s.indexOf(' ') + 1, s.indexOf('('));
             final String params = s.substring(s.indexOf('(') + 1, s.length() - 1);
             final Class<?>[] types = params.isEmpty() ? new Class<?>[0]
-                : java.util.Arrays.stream(params.split(",")).map(t -> type(t.trim())).toArray(Class<?>[]::new);
+                : Arrays.stream(params.split(",")).map(t -> type(t.trim())).toArray(Class<?>[]::new);
             try
             {
                 final Method m = owner.getMethod(name, types);
-                if (m.getReturnType() != type(ret) || Modifier.isStatic(m.getModifiers()) != isStatic)
+                final boolean declaresThrows = Arrays.asList(m.getExceptionTypes()).contains(MPIException.class);
+                if (m.getReturnType() != type(ret) || Modifier.isStatic(m.getModifiers()) != isStatic
+                    || declaresThrows != throwsExpected)
                 {
-                    wrong.add(owner.getSimpleName() + "." + sig + " is declared " + m);
+                    wrong.add(owner.getSimpleName() + "." + given + " is declared " + m);
                 }
             }
             catch (final NoSuchMethodException e)
@@ -112,13 +124,19 @@ class BindingsConformanceTest
         }
     }
 
+    /** Parameter lists of public constructors; a leading "!" as for {@link #methods}. */
     private static void constructors(final Class<?> owner, final String... paramLists) throws Exception
     {
-        for (final String p : paramLists)
+        for (final String given : paramLists)
         {
+            final boolean throwsExpected = !given.startsWith("!");
+            final String p = throwsExpected ? given : given.substring(1);
             final Class<?>[] types = p.isEmpty() ? new Class<?>[0]
-                : java.util.Arrays.stream(p.split(",")).map(t -> type(t.trim())).toArray(Class<?>[]::new);
-            assertTrue(Modifier.isPublic(owner.getConstructor(types).getModifiers()), owner.getSimpleName() + "(" + p + ")");
+                : Arrays.stream(p.split(",")).map(t -> type(t.trim())).toArray(Class<?>[]::new);
+            final var c = owner.getConstructor(types);
+            assertTrue(Modifier.isPublic(c.getModifiers()), owner.getSimpleName() + "(" + p + ")");
+            assertEquals(throwsExpected, Arrays.asList(c.getExceptionTypes()).contains(MPIException.class),
+                owner.getSimpleName() + "(" + given + ") throws MPIException");
         }
     }
 
@@ -155,22 +173,22 @@ class BindingsConformanceTest
             "ERR_LASTCODE", "ERR_SYSRESOURCE");
         methods(MPI.class, "static String[] Init(String[])", "static int InitThread(String[],int)",
             "static int queryThread()", "static boolean isThreadMain()", "static void Finalize()", "static double wtime()",
-            "static double wtick()", "static Version getVersion()", "static String getLibVersion()",
+            "static double wtick()", "!static Version getVersion()", "!static String getLibVersion()",
             "static String getProcessorName()", "static boolean isInitialized()", "static boolean isFinalized()",
-            "static void attachBuffer(byte[])", "static byte[] detachBuffer()", "static void pControl(int,Object)",
-            "static ByteBuffer newByteBuffer(int)", "static FloatBuffer newFloatBuffer(int)",
-            "static DoubleBuffer newDoubleBuffer(int)", "static FloatBuffer slice(FloatBuffer,int)",
-            "static DoubleBuffer slice(DoubleBuffer,int)", "static FloatBuffer slice(float[],int)",
-            "static DoubleBuffer slice(double[],int)");
-        methods(Version.class, "int getVersion()", "int getSubVersion()");
+            "static void attachBuffer(byte[])", "static byte[] detachBuffer()", "!static void pControl(int,Object)",
+            "!static ByteBuffer newByteBuffer(int)", "!static FloatBuffer newFloatBuffer(int)",
+            "!static DoubleBuffer newDoubleBuffer(int)", "!static FloatBuffer slice(FloatBuffer,int)",
+            "!static DoubleBuffer slice(DoubleBuffer,int)", "!static FloatBuffer slice(float[],int)",
+            "!static DoubleBuffer slice(double[],int)");
+        methods(Version.class, "!int getVersion()", "!int getSubVersion()");
     }
 
     @Test
     void commHasTheBindingsCalls() throws Exception
     {
         constants(Comm.class, "int", "TYPE_SHARED");
-        methods(Comm.class, "Comm dup()", "Comm iDup()", "Comm dupWithInfo(Info)", "Request getRequest()", "int getSize()",
-            "int getRank()", "static int compare(Comm,Comm)", "void free()", "boolean isNull()", "void setInfo(Info)",
+        methods(Comm.class, "Comm dup()", "Comm iDup()", "Comm dupWithInfo(Info)", "!Request getRequest()", "int getSize()",
+            "int getRank()", "static int compare(Comm,Comm)", "void free()", "!boolean isNull()", "void setInfo(Info)",
             "Info getInfo()", "void disconnect()", "Group getGroup()", "boolean isInter()",
             "Intercomm createIntercomm(Comm,int,int,int)", "void send(Object,int,Datatype,int,int)",
             "Status recv(Object,int,Datatype,int,int)",
@@ -236,25 +254,35 @@ class BindingsConformanceTest
     {
         methods(Status.class, "int getCount(Datatype)", "boolean isCancelled()", "int getElements(Datatype)",
             "Count getElementsX(Datatype)", "void setElements(Datatype,int)", "void setElementsX(Datatype,Count)",
-            "void setCancelled(boolean)", "int getSource()", "int getTag()", "int getError()", "int getIndex()");
-        constructors(Count.class, "long");
-        methods(Count.class, "long getCount()", "void setCount(long)", "boolean equals(Object)", "int compareTo(Object)");
-        methods(FloatComplex.class, "static FloatComplex get(FloatBuffer)", "static FloatComplex get(FloatBuffer,int)",
-            "static FloatComplex get(float[])", "static FloatComplex get(float[],int)", "static FloatComplex get(ByteBuffer)",
-            "static FloatComplex get(ByteBuffer,int)", "float getReal()", "float getImag()", "void putReal(float)",
-            "void putImag(float)", "FloatBuffer getBuffer()");
-        methods(DoubleComplex.class, "static DoubleComplex get(DoubleBuffer)",
-            "static DoubleComplex get(DoubleBuffer,int)", "static DoubleComplex get(double[])",
-            "static DoubleComplex get(double[],int)", "static DoubleComplex get(ByteBuffer)",
-            "static DoubleComplex get(ByteBuffer,int)", "double getReal()", "double getImag()", "void putReal(double)",
-            "void putImag(double)", "DoubleBuffer getBuffer()");
-        methods(Request.class, "void free()", "void cancel()", "boolean isNull()", "Status waitStatus()", "void waitFor()",
+            "void setCancelled(boolean)", "!int getSource()", "!int getTag()", "!int getError()", "!int getIndex()");
+        constructors(Count.class, "!long");
+        methods(Count.class, "!long getCount()", "!void setCount(long)", "!boolean equals(Object)", "!int compareTo(Object)");
+        methods(FloatComplex.class, "!static FloatComplex get(FloatBuffer)", "!static FloatComplex get(FloatBuffer,int)",
+            "!static FloatComplex get(float[])", "!static FloatComplex get(float[],int)", "!static FloatComplex get(ByteBuffer)",
+            "!static FloatComplex get(ByteBuffer,int)", "!float getReal()", "!float getImag()", "!void putReal(float)",
+            "!void putImag(float)", "!FloatBuffer getBuffer()");
+        methods(DoubleComplex.class, "!static DoubleComplex get(DoubleBuffer)",
+            "!static DoubleComplex get(DoubleBuffer,int)", "!static DoubleComplex get(double[])",
+            "!static DoubleComplex get(double[],int)", "!static DoubleComplex get(ByteBuffer)",
+            "!static DoubleComplex get(ByteBuffer,int)", "!double getReal()", "!double getImag()", "!void putReal(double)",
+            "!void putImag(double)", "!DoubleBuffer getBuffer()");
+        methods(Request.class, "void free()", "void cancel()", "!boolean isNull()", "Status waitStatus()", "void waitFor()",
             "Status testStatus()", "boolean test()", "static Status waitAnyStatus(Request[])", "static int waitAny(Request[])",
             "static Status testAnyStatus(Request[])", "static int testAny(Request[])",
             "static Status[] waitAllStatus(Request[])", "static void waitAll(Request[])",
             "static Status[] testAllStatus(Request[])", "static boolean testAll(Request[])",
             "static Status[] waitSomeStatus(Request[])", "static int[] waitSome(Request[])",
             "static Status[] testSomeStatus(Request[])", "static int[] testSome(Request[])");
+        methods(Datatype.class, "int getLb()", "int getExtent()", "int getTrueLb()", "int getTrueExtent()",
+            "int getSize()", "void commit()", "void free()", "!boolean isNull()", "!Datatype clone()", "Datatype dup()",
+            "static Datatype createContiguous(int,Datatype)", "static Datatype createVector(int,int,int,Datatype)",
+            "static Datatype createHVector(int,int,int,Datatype)", "static Datatype createIndexed(int[],int[],Datatype)",
+            "static Datatype createHIndexed(int[],int[],Datatype)", "static Datatype createStruct(int[],int[],Datatype[])",
+            "static Datatype createResized(Datatype,int,int)", "void setName(String)", "String getName()",
+            "static int createKeyval()", "static void freeKeyval(int)", "void setAttr(int,Object)", "Object getAttr(int)",
+            "void deleteAttr(int)");
+        constructors(Op.class, "!UserFunction,boolean");
+        methods(Op.class, "!boolean isCommutative()", "void free()", "!boolean isNull()");
         // not in the bindings: this module's generalised requests
         methods(GRequest.class, "void complete()");
     }
