@@ -64,7 +64,13 @@ class BindingsConformanceTest
         Map.entry("Count", Count.class), Map.entry("Version", Version.class), Map.entry("Win", Win.class),
         Map.entry("FloatComplex", FloatComplex.class), Map.entry("DoubleComplex", DoubleComplex.class),
         Map.entry("Errhandler", mpi.Errhandler.class),
-        Map.entry("UserFunction", mpi.UserFunction.class));
+        Map.entry("UserFunction", mpi.UserFunction.class), Map.entry("int[][]", int[][].class),
+        Map.entry("Struct", mpi.Struct.class), Map.entry("Struct.Data", mpi.Struct.Data.class),
+        Map.entry("CartParms", mpi.CartParms.class), Map.entry("ShiftParms", mpi.ShiftParms.class),
+        Map.entry("GraphParms", mpi.GraphParms.class), Map.entry("DistGraphNeighbors", mpi.DistGraphNeighbors.class),
+        Map.entry("Message", mpi.Message.class), Map.entry("Prequest[]", Prequest[].class),
+        Map.entry("Throwable", Throwable.class), Map.entry("char", char.class), Map.entry("short", short.class),
+        Map.entry("byte", byte.class));
 
     /**
      * "returnType name(paramTypes)"; a leading "static " for static methods; a leading "!" for the
@@ -285,6 +291,44 @@ class BindingsConformanceTest
         methods(Op.class, "!boolean isCommutative()", "void free()", "!boolean isNull()");
         // not in the bindings: this module's generalised requests
         methods(GRequest.class, "void complete()");
+    }
+
+    @Test
+    void groupInfoMessageAndTopologiesHaveTheBindingsCalls() throws Exception
+    {
+        methods(mpi.Group.class, "int getSize()", "int getRank()", "void free()", "!boolean isNull()",
+            "static int[] translateRanks(Group,int[],Group)", "static int compare(Group,Group)",
+            "static Group union(Group,Group)", "static Group intersection(Group,Group)",
+            "static Group difference(Group,Group)", "Group incl(int[])", "Group excl(int[])", "Group rangeIncl(int[][])",
+            "Group rangeExcl(int[][])");
+        constructors(Info.class, "");
+        methods(Info.class, "void set(String,String)", "String get(String)", "void delete(String)", "int size()",
+            "String getKey(int)", "!Info clone()", "Info dup()", "void free()", "!boolean isNull()");
+        constructors(mpi.Message.class, "!");
+        methods(mpi.Message.class, "!boolean isNull()", "!boolean isNoProc()", "Status mProbe(int,int,Comm)",
+            "Status imProbe(int,int,Comm)", "Status mRecv(Object,int,Datatype)", "Request imRecv(Object,int,Datatype)");
+        methods(Intercomm.class, "!Intercomm clone()", "Intercomm dup()", "Intercomm iDup()", "int getRemoteSize()",
+            "Group getRemoteGroup()", "Intracomm merge(boolean)", "static Intercomm getParent()");
+        methods(CartComm.class, "!CartComm clone()", "CartComm dup()", "CartComm iDup()", "CartParms getTopo()",
+            "int getRank(int[])", "int[] getCoords(int)", "ShiftParms shift(int,int)", "CartComm sub(boolean[])",
+            "int map(int[],boolean[])", "static void createDims(int,int[])");
+        methods(GraphComm.class, "!GraphComm clone()", "GraphComm dup()", "GraphComm iDup()", "GraphParms getDims()",
+            "int[] getNeighbors(int)", "DistGraphNeighbors getDistGraphNeighbors()", "int map(int[],int[])");
+        methods(mpi.DistGraphNeighbors.class, "!int getInDegree()", "!int getOutDegree()", "!boolean isWeighted()",
+            "!int getSource(int)", "!int getSourceWeight(int)", "!int getDestination(int)",
+            "!int getDestinationWeight(int)");
+        methods(Prequest.class, "void start()", "static void startAll(Prequest[])");
+        methods(mpi.Struct.class, "int getExtent()", "Datatype getType()", "Struct.Data getData(ByteBuffer)",
+            "Struct.Data getData(ByteBuffer,int)", "Struct.Data getData(byte[])", "Struct.Data getData(byte[],int)",
+            "!Struct setOffset(int)", "!int addByte()", "!int addByte(int)", "!int addChar()", "!int addChar(int)",
+            "!int addShort()", "!int addShort(int)", "!int addInt()", "!int addInt(int)", "!int addLong()",
+            "!int addLong(int)", "!int addFloat()", "!int addFloat(int)", "!int addDouble()", "!int addDouble(int)",
+            "int addStruct(Struct)", "int addStruct(Struct,int)", "int addData(Datatype)", "int addData(Datatype,int)");
+        methods(mpi.Struct.Data.class, "!ByteBuffer getBuffer()");
+        methods(mpi.UserFunction.class, "void call(Object,Object,int,Datatype)",
+            "void call(ByteBuffer,ByteBuffer,int,Datatype)");
+        constructors(MPIException.class, "!String", "!Throwable");
+        methods(MPIException.class, "!int getErrorCode()", "!int getErrorClass()");
     }
 
     @Test
