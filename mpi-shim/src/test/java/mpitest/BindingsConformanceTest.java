@@ -70,7 +70,7 @@ class BindingsConformanceTest
         Map.entry("GraphParms", mpi.GraphParms.class), Map.entry("DistGraphNeighbors", mpi.DistGraphNeighbors.class),
         Map.entry("Message", mpi.Message.class), Map.entry("Prequest[]", Prequest[].class),
         Map.entry("Throwable", Throwable.class), Map.entry("char", char.class), Map.entry("short", short.class),
-        Map.entry("byte", byte.class));
+        Map.entry("byte", byte.class), Map.entry("File", mpi.File.class), Map.entry("FileView", mpi.FileView.class));
 
     /**
      * "returnType name(paramTypes)"; a leading "static " for static methods; a leading "!" for the
@@ -329,6 +329,31 @@ class BindingsConformanceTest
             "void call(ByteBuffer,ByteBuffer,int,Datatype)");
         constructors(MPIException.class, "!String", "!Throwable");
         methods(MPIException.class, "!int getErrorCode()", "!int getErrorClass()");
+    }
+
+    @Test
+    void fileHasTheBindingsCalls() throws Exception
+    {
+        constructors(mpi.File.class, "Comm,String,int", "Comm,String,int,Info");
+        methods(mpi.File.class, "void close()", "static void delete(String)", "static void delete(String,Info)",
+            "void setSize(long)", "void preallocate(long)", "long getSize()", "Group getGroup()", "int getAMode()",
+            "void setInfo(Info)", "Info getInfo()", "void setView(long,Datatype,Datatype,String)",
+            "void setView(long,Datatype,Datatype,String,Info)", "!FileView getView()",
+            "Status readAt(long,Object,int,Datatype)", "Status readAtAll(long,Object,int,Datatype)",
+            "Status writeAt(long,Object,int,Datatype)", "Status writeAtAll(long,Object,int,Datatype)",
+            "Request iReadAt(long,Buffer,int,Datatype)", "Request iWriteAt(long,Buffer,int,Datatype)",
+            "Status read(Object,int,Datatype)", "Status readAll(Object,int,Datatype)", "Status write(Object,int,Datatype)",
+            "Status writeAll(Object,int,Datatype)", "Request iRead(Buffer,int,Datatype)",
+            "Request iWrite(Buffer,int,Datatype)", "void seek(long,int)", "long getPosition()", "long getByteOffset(long)",
+            "Status readShared(Object,int,Datatype)", "Status writeShared(Object,int,Datatype)",
+            "Request iReadShared(Buffer,int,Datatype)", "Request iWriteShared(Buffer,int,Datatype)",
+            "Status readOrdered(Object,int,Datatype)", "Status writeOrdered(Object,int,Datatype)",
+            "void seekShared(long,int)", "long getPositionShared()", "void readAtAllBegin(long,Object,int,Datatype)",
+            "Status readAtAllEnd(Object)", "void writeAtAllBegin(long,Object,int,Datatype)", "Status writeAtAllEnd(Object)",
+            "void readAllBegin(Object,int,Datatype)", "Status readAllEnd(Object)", "void writeAllBegin(Object,int,Datatype)",
+            "Status writeAllEnd(Object)", "void readOrderedBegin(Object,int,Datatype)", "Status readOrderedEnd(Object)",
+            "void writeOrderedBegin(Object,int,Datatype)", "Status writeOrderedEnd(Object)", "int getTypeExtent(Datatype)",
+            "void setAtomicity(boolean)", "void sync()");
     }
 
     @Test
