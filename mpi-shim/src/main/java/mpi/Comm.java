@@ -13,6 +13,9 @@ import org.qsnet.fabric.QsnetException;
  */
 public class Comm implements Freeable, Cloneable
 {
+    /** {@code MPI_COMM_TYPE_SHARED}, the split type of {@code MPI_COMM_SPLIT_TYPE}. */
+    public static final int TYPE_SHARED = 0;
+
     static final int WORLD = 1;
     static final int SELF = 2;
 
@@ -232,6 +235,20 @@ public class Comm implements Freeable, Cloneable
     public final void abort(final int errorcode) throws MPIException
     {
         throw new QsnetException("MPI_Abort(" + state() + ", " + errorcode + ") called by rank " + getRank());
+    }
+
+    /**
+     * {@code MPI_COMM_DUP_WITH_INFO}: {@link #dup()}, then the duplicate's hints set to {@code info}.
+     *
+     * @param info the hints of the duplicate.
+     * @return the duplicate.
+     * @throws MPIException on an error.
+     */
+    public Comm dupWithInfo(final Info info) throws MPIException
+    {
+        final Comm c = dup();
+        c.setInfo(info);
+        return c;
     }
 
     /**
@@ -1504,6 +1521,108 @@ public class Comm implements Freeable, Cloneable
     {
         run(() -> allToAllv(state(), "allToAllv", sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
             recvtype, false));
+    }
+
+    /**
+     * {@code MPI_ALLTOALLW}: as {@link #allToAllv} with a datatype per peer and displacements in
+     * <em>bytes</em> (as in C). Each part is packed with its own send type and unpacked with its
+     * own receive type; the exchange is the pairwise algorithm of {@link #allToAllv} over Tports
+     * (on an intercommunicator, part j goes to process j of the remote group).
+     *
+     * @param sendBuf   send buffer.
+     * @param sendCount elements to each peer.
+     * @param sDispls   byte displacement of each peer's data in {@code sendBuf}.
+     * @param sendTypes the type of each peer's data.
+     * @param recvBuf   receive buffer.
+     * @param recvCount elements from each peer.
+     * @param rDispls   byte displacement of each peer's data in {@code recvBuf}.
+     * @param recvTypes the type of each peer's data.
+     * @throws MPIException with {@link MPI#ERR_ARG} for arrays shorter than the group or a
+     *                      displacement that is not a whole number of the buffer's elements,
+     *                      {@link MPI#ERR_BUFFER}/{@link MPI#ERR_TYPE} for a part that does not fit.
+     */
+    public final void allToAllw(final Buffer sendBuf, final int[] sendCount, final int[] sDispls,
+        final Datatype[] sendTypes, final Buffer recvBuf, final int[] recvCount, final int[] rDispls,
+        final Datatype[] recvTypes) throws MPIException
+    {
+        run(() -> allToAllw(state(), "allToAllw", sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
+            recvTypes, false));
+    }
+
+    /**
+     * {@code MPI_IALLTOALLW}: {@link #allToAllw} as a schedule (one round of sends and receives to
+     * and from every peer), progressed by the rank's MPI calls.
+     *
+     * @param sendBuf   send buffer.
+     * @param sendCount elements to each peer.
+     * @param sDispls   byte displacements in {@code sendBuf}.
+     * @param sendTypes the type of each peer's data.
+     * @param recvBuf   receive buffer (written when the request completes).
+     * @param recvCount elements from each peer.
+     * @param rDispls   byte displacements in {@code recvBuf}.
+     * @param recvTypes the type of each peer's data.
+     * @return the request.
+     * @throws MPIException as {@link #allToAllw}.
+     */
+    public final Request iAllToAllw(final Buffer sendBuf, final int[] sendCount, final int[] sDispls,
+        final Datatype[] sendTypes, final Buffer recvBuf, final int[] recvCount, final int[] rDispls,
+        final Datatype[] recvTypes) throws MPIException
+    {
+        return call(() -> allToAllw(state(), "iAllToAllw", sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount,
+            rDispls, recvTypes, true));
+    }
+
+    private static Request allToAllw(final CommState c, final String what, final Buffer sendbuf, final int[] sendcount,
+        final int[] sdispls, final Datatype[] sendtypes, final Buffer recvbuf, final int[] recvcount,
+        final int[] rdispls, final Datatype[] recvtypes, final boolean nb) throws MPIException
+    {
+        final int n = c.peerCount();
+        counts(what, sendcount, sdispls, n);
+        counts(what, recvcount, rdispls, n);
+        if (sendtypes == null || sendtypes.length < n || recvtypes == null || recvtypes.length < n)
+        {
+            throw new MPIException(MPI.ERR_ARG, what + ": sendTypes and recvTypes must have one entry per process (" + n
+                + ")");
+        }
+        final byte[][] parts = new byte[n][];
+        final int[] sizes = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            if (sendtypes[i] == null || recvtypes[i] == null)
+            {
+                throw new MPIException(MPI.ERR_TYPE, what + ": the datatype for peer " + i + " is null");
+            }
+            sendtypes[i].checkAt(what, "sendBuf", sendbuf, sdispls[i], sendcount[i]);
+            recvtypes[i].checkAt(what, "recvBuf", recvbuf, rdispls[i], recvcount[i]);
+            parts[i] = sendtypes[i].packAt(sendbuf, sdispls[i], sendcount[i]);
+            if (!sendtypes[i].basic)
+            {
+                c.rank.copy(parts[i].length);
+            }
+            sizes[i] = recvcount[i] * recvtypes[i].wireSize;
+        }
+        final ScheduledCollectives.Parts done = got ->
+        {
+            for (int i = 0; i < n; i++)
+            {
+                final int len = Math.min(got[i].length, sizes[i]);
+                recvtypes[i].unpackAt(got[i], len, recvbuf, rdispls[i]);
+                if (!recvtypes[i].basic)
+                {
+                    c.rank.copy(len);
+                }
+            }
+        };
+        if (c.remote != null)
+        {
+            return launch(ScheduledCollectives.interAllToAll(c, what, parts, sizes, done), nb);
+        }
+        if (nb)
+        {
+            return launch(ScheduledCollectives.allToAll(c, parts, sizes, done), true);
+        }
+        done.accept(Collectives.allToAll(c, parts, sizes));
+        return null;
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.List;
  * <p>On the wire a message is the type map's basic elements in order, little-endian: what a C
  * MPI would send from the same bytes.
  */
-public final class Datatype implements Freeable
+public final class Datatype implements Freeable, Cloneable
 {
     static final int K_NULL = 0;
     static final int K_BYTE = 1;
@@ -53,9 +53,17 @@ public final class Datatype implements Freeable
     /** Bytes on the wire per element of this type. */
     final int wireSize;
     final boolean basic;
+    /**
+     * Whether the type map is a sequence of complex numbers ({@link MPI#FLOAT_COMPLEX},
+     * {@link MPI#DOUBLE_COMPLEX} or types built only from them): its kinds come in (real,
+     * imaginary) pairs, which {@link Op} multiplies as complex numbers and {@link Status} counts as
+     * one element each.
+     */
+    boolean complex;
     private boolean committed;
     private boolean freed;
     private String name;
+    private final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
 
     private Datatype(final int baseType, final int[] disp, final int[] kinds, final long lbBytes, final long extentBytes,
         final boolean basic, final String name)
@@ -89,6 +97,15 @@ public final class Datatype implements Freeable
             : new Datatype(kind, new int[] {0}, new int[] {kind == K_PACKED ? K_BYTE : kind}, 0, SIZE[kind], true, NAME[kind]);
     }
 
+    /** A predefined complex type: (real, imaginary) of {@code partKind}, described by buffers of that kind. */
+    static Datatype complex(final int partKind, final String name)
+    {
+        final Datatype t = new Datatype(partKind, new int[] {0, SIZE[partKind]}, new int[] {partKind, partKind}, 0,
+            2L * SIZE[partKind], true, name);
+        t.complex = true;
+        return t;
+    }
+
     /** A pair type of MAXLOC/MINLOC: a value, then an int at {@code indexOffset}, padded to {@code extent} bytes. */
     static Datatype pair(final int valueKind, final int indexOffset, final int extent, final String name)
     {
@@ -117,12 +134,14 @@ public final class Datatype implements Freeable
         final String what) throws MPIException
     {
         final List<int[]> map = new ArrayList<>();
+        boolean allComplex = offsets.length > 0;
         long lb = Long.MAX_VALUE;
         long ub = Long.MIN_VALUE;
         for (int i = 0; i < offsets.length; i++)
         {
             final Datatype t = types[which[i]];
             t.live(what);
+            allComplex &= t.complex;
             for (int e = 0; e < t.disp.length; e++)
             {
                 final long d = offsets[i] + t.disp[e];
@@ -147,7 +166,9 @@ public final class Datatype implements Freeable
             lb = 0;
             ub = 0;
         }
-        return new Datatype(base, d, k, lb, ub - lb, false, what);
+        final Datatype result = new Datatype(base, d, k, lb, ub - lb, false, what);
+        result.complex = allComplex;
+        return result;
     }
 
     private static void nonNegative(final String what, final String arg, final int v) throws MPIException
@@ -352,8 +373,10 @@ public final class Datatype implements Freeable
     public static Datatype createResized(final Datatype oldType, final int lb, final int extent) throws MPIException
     {
         oldType.live("createResized");
-        return new Datatype(oldType.baseType, oldType.disp, oldType.kinds, (long)lb * oldType.baseSize,
+        final Datatype t = new Datatype(oldType.baseType, oldType.disp, oldType.kinds, (long)lb * oldType.baseSize,
             (long)extent * oldType.baseSize, false, "createResized");
+        t.complex = oldType.complex;
+        return t;
     }
 
     // ------------------------------------------------------------------ queries
@@ -403,6 +426,7 @@ public final class Datatype implements Freeable
         live("dup");
         final Datatype d = new Datatype(baseType, disp, kinds, lbBytes, extentBytes, false, name);
         d.committed = committed;
+        d.complex = complex;
         return d;
     }
 
@@ -478,9 +502,11 @@ public final class Datatype implements Freeable
      * {@code MPI_TYPE_SET_NAME}.
      *
      * @param name the name.
+     * @throws MPIException when the type was freed.
      */
-    public void setName(final String name)
+    public void setName(final String name) throws MPIException
     {
+        live("setName");
         this.name = name;
     }
 
@@ -488,10 +514,92 @@ public final class Datatype implements Freeable
      * {@code MPI_TYPE_GET_NAME}.
      *
      * @return the name.
+     * @throws MPIException when the type was freed.
      */
-    public String getName()
+    public String getName() throws MPIException
     {
+        live("getName");
         return name;
+    }
+
+    /**
+     * {@code MPI_TYPE_DUP} for callers that cannot handle {@link MPIException} (as in the bindings:
+     * prefer {@link #dup()}).
+     *
+     * @return a copy.
+     * @throws RuntimeException carrying the message of the {@link MPIException} {@link #dup()} threw.
+     */
+    @Override
+    public Datatype clone()
+    {
+        try
+        {
+            return dup();
+        }
+        catch (final MPIException e)
+        {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code MPI_TYPE_CREATE_KEYVAL} (keys are shared with communicators and windows).
+     *
+     * @return a new key.
+     * @throws MPIException when MPI is not initialized.
+     */
+    public static int createKeyval() throws MPIException
+    {
+        return Comm.createKeyval();
+    }
+
+    /**
+     * {@code MPI_TYPE_FREE_KEYVAL}.
+     *
+     * @param keyval the key.
+     * @throws MPIException on a bad key.
+     */
+    public static void freeKeyval(final int keyval) throws MPIException
+    {
+        Comm.freeKeyval(keyval);
+    }
+
+    /**
+     * {@code MPI_TYPE_SET_ATTR}: stores a value under a key on this type.
+     *
+     * @param keyval the key.
+     * @param value  the value.
+     * @throws MPIException when the type was freed.
+     */
+    public void setAttr(final int keyval, final Object value) throws MPIException
+    {
+        live("setAttr");
+        attributes.put(keyval, value);
+    }
+
+    /**
+     * {@code MPI_TYPE_GET_ATTR}.
+     *
+     * @param keyval the key.
+     * @return the value, or null when none is stored under the key.
+     * @throws MPIException when the type was freed.
+     */
+    public Object getAttr(final int keyval) throws MPIException
+    {
+        live("getAttr");
+        return attributes.get(keyval);
+    }
+
+    /**
+     * {@code MPI_TYPE_DELETE_ATTR}.
+     *
+     * @param keyval the key.
+     * @throws MPIException when the type was freed.
+     */
+    public void deleteAttr(final int keyval) throws MPIException
+    {
+        live("deleteAttr");
+        attributes.remove(keyval);
     }
 
     @Override
@@ -604,12 +712,44 @@ public final class Datatype implements Freeable
         }
     }
 
+    /**
+     * Checks that {@code count} elements of this type starting {@code byteOffset} bytes into
+     * {@code buf} fit it (the byte displacements of {@code MPI_ALLTOALLW}); the offset must be a
+     * whole number of {@code buf}'s elements.
+     */
+    void checkAt(final String what, final String arg, final Object buf, final long byteOffset, final int count)
+        throws MPIException
+    {
+        check(what, arg, buf, count);
+        if (count == 0 || wireSize == 0)
+        {
+            return;
+        }
+        final int unit = SIZE[kindOf(buf)];
+        if (byteOffset < 0 || byteOffset % unit != 0)
+        {
+            throw new MPIException(MPI.ERR_ARG, what + ": displacement " + byteOffset + " bytes into " + arg
+                + " must be at least 0 and a multiple of its element size (" + unit + " bytes)");
+        }
+        final long need = byteOffset + (count - 1L) * extentBytes + trueUbBytes;
+        if (need > capacityBytes(buf))
+        {
+            throw new MPIException(MPI.ERR_BUFFER, what + ": count " + count + " of " + name + " at byte " + byteOffset
+                + " needs " + need + " bytes but " + arg + " holds " + capacityBytes(buf));
+        }
+    }
+
     /** Packs {@code count} elements at element {@code offset} of {@code buf} into the wire format. */
     byte[] pack(final Object buf, final int offset, final int count)
     {
+        return packAt(buf, (long)offset * baseSize, count);
+    }
+
+    /** Packs {@code count} elements starting {@code base} bytes into {@code buf} into the wire format. */
+    byte[] packAt(final Object buf, final long base, final int count)
+    {
         final byte[] out = new byte[count * wireSize];
         final ByteBuffer w = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-        final long base = (long)offset * baseSize;
         if (contiguousBasic())
         {
             bulk(buf, base, count * wireSize / SIZE[kindOf(buf)], w, true);
@@ -630,8 +770,13 @@ public final class Datatype implements Freeable
     /** Unpacks wire bytes (at most {@code count} elements' worth) into {@code buf}. */
     void unpack(final byte[] in, final int length, final Object buf, final int offset)
     {
+        unpackAt(in, length, buf, (long)offset * baseSize);
+    }
+
+    /** Unpacks wire bytes into {@code buf} starting {@code base} bytes into it. */
+    void unpackAt(final byte[] in, final int length, final Object buf, final long base)
+    {
         final ByteBuffer r = ByteBuffer.wrap(in, 0, length).order(ByteOrder.LITTLE_ENDIAN);
-        final long base = (long)offset * baseSize;
         if (contiguousBasic())
         {
             bulk(buf, base, length / wireSize * wireSize / SIZE[kindOf(buf)], r, false);

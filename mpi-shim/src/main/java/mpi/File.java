@@ -2,6 +2,8 @@ package mpi;
 
 import java.nio.Buffer;
 
+import org.qsnet.fabric.QsnetException;
+
 /**
  * {@code MPI_File} (MPI-IO): not supported. The emulated machine models the Elan3 network and its
  * libraries, not a parallel file system, so there is nothing an MPI-IO call could be timed
@@ -185,14 +187,16 @@ public final class File
     }
 
     /**
-     * {@code MPI_FILE_GET_VIEW}: refused (no file can be opened).
+     * {@code MPI_FILE_GET_VIEW}: refused (no file can be opened, so no {@code File} exists to ask;
+     * the bindings declare no checked exception here, so the refusal is unchecked).
      *
      * @return never.
-     * @throws MPIException always, {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     * @throws QsnetException always, carrying the {@link MPI#ERR_UNSUPPORTED_OPERATION} refusal.
      */
-    public FileView getView() throws MPIException
+    public FileView getView()
     {
-        throw unsupported("MPI_FILE_GET_VIEW");
+        final MPIException refusal = unsupported("MPI_FILE_GET_VIEW");
+        throw new QsnetException(refusal.getMessage(), refusal);
     }
 
     /**

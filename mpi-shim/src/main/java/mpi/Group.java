@@ -78,9 +78,11 @@ public final class Group implements Freeable
 
     /**
      * {@code MPI_GROUP_FREE}.
+     *
+     * @throws MPIException never here (the bindings declare it).
      */
     @Override
-    public void free()
+    public void free() throws MPIException
     {
         freed = true;
     }
@@ -129,8 +131,9 @@ public final class Group implements Freeable
      * @param group2 another.
      * @return {@link MPI#IDENT} (same members, same order), {@link MPI#SIMILAR} (same members) or
      * {@link MPI#UNEQUAL}.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static int compare(final Group group1, final Group group2)
+    public static int compare(final Group group1, final Group group2) throws MPIException
     {
         if (Arrays.equals(group1.vps, group2.vps))
         {
@@ -164,8 +167,9 @@ public final class Group implements Freeable
      * @param group1 a group.
      * @param group2 another.
      * @return the union.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static Group union(final Group group1, final Group group2)
+    public static Group union(final Group group1, final Group group2) throws MPIException
     {
         final Set<Integer> s = set(group1.vps);
         s.addAll(set(group2.vps));
@@ -178,8 +182,9 @@ public final class Group implements Freeable
      * @param group1 a group.
      * @param group2 another.
      * @return the intersection.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static Group intersection(final Group group1, final Group group2)
+    public static Group intersection(final Group group1, final Group group2) throws MPIException
     {
         final Set<Integer> s = set(group1.vps);
         s.retainAll(set(group2.vps));
@@ -192,8 +197,9 @@ public final class Group implements Freeable
      * @param group1 a group.
      * @param group2 another.
      * @return the difference.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static Group difference(final Group group1, final Group group2)
+    public static Group difference(final Group group1, final Group group2) throws MPIException
     {
         final Set<Integer> s = set(group1.vps);
         s.removeAll(set(group2.vps));

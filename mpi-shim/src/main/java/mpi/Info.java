@@ -8,15 +8,17 @@ import java.util.Map;
 /**
  * {@code MPI_Info}: an ordered set of (key, value) strings.
  */
-public final class Info implements Freeable
+public final class Info implements Freeable, Cloneable
 {
     private final Map<String, String> entries = new LinkedHashMap<>();
     private final boolean isNull;
 
     /**
      * {@code MPI_INFO_CREATE}: an empty info object.
+     *
+     * @throws MPIException never here (the bindings declare it).
      */
-    public Info()
+    public Info() throws MPIException
     {
         this(false);
     }
@@ -47,8 +49,9 @@ public final class Info implements Freeable
      *
      * @param key the key.
      * @return the value, or null when the key is not set.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public String get(final String key)
+    public String get(final String key) throws MPIException
     {
         return entries.get(key);
     }
@@ -71,8 +74,9 @@ public final class Info implements Freeable
      * {@code MPI_INFO_GET_NKEYS}.
      *
      * @return the number of keys.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public int size()
+    public int size() throws MPIException
     {
         return entries.size();
     }
@@ -98,19 +102,36 @@ public final class Info implements Freeable
      * {@code MPI_INFO_DUP}.
      *
      * @return a copy.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public Info dup()
+    public Info dup() throws MPIException
     {
-        final Info i = new Info();
+        final Info i = new Info(false);
+        i.entries.putAll(entries);
+        return i;
+    }
+
+    /**
+     * {@code MPI_INFO_DUP} for callers that cannot handle {@link MPIException} (as in the bindings:
+     * prefer {@link #dup()}).
+     *
+     * @return a copy.
+     */
+    @Override
+    public Info clone()
+    {
+        final Info i = new Info(false);
         i.entries.putAll(entries);
         return i;
     }
 
     /**
      * {@code MPI_INFO_FREE}.
+     *
+     * @throws MPIException never here (the bindings declare it).
      */
     @Override
-    public void free()
+    public void free() throws MPIException
     {
         entries.clear();
     }

@@ -121,6 +121,60 @@ public class Intracomm extends Comm
     }
 
     /**
+     * {@code MPI_COMM_DUP_WITH_INFO}: {@link #dup()}, then the duplicate's hints set to {@code info}.
+     *
+     * @param info the hints of the duplicate.
+     * @return the duplicate.
+     * @throws MPIException on an error.
+     */
+    @Override
+    public Intracomm dupWithInfo(final Info info) throws MPIException
+    {
+        final Intracomm c = dup();
+        c.setInfo(info);
+        return c;
+    }
+
+    /**
+     * {@code MPI_COMM_SPLIT_TYPE} (collective). With {@link Comm#TYPE_SHARED} the new communicators
+     * group the processes that can share memory: here every rank is a separate emulated process
+     * with its own main memory (even ranks placed on one node), so each rank gets a communicator of
+     * itself alone, the same set of processes a shared window ({@link Win#FLAVOR_SHARED}) accepts.
+     *
+     * @param splitType {@link Comm#TYPE_SHARED}, or {@link MPI#UNDEFINED} for no communicator.
+     * @param key       the ordering key.
+     * @param info      hints (ignored).
+     * @return the caller's new communicator ({@link #isNull()} for {@link MPI#UNDEFINED}).
+     * @throws MPIException with {@link MPI#ERR_ARG} for another split type.
+     */
+    public final Intracomm splitType(final int splitType, final int key, final Info info) throws MPIException
+    {
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED)
+        {
+            throw new MPIException(MPI.ERR_ARG, "splitType: split type " + splitType + " must be Comm.TYPE_SHARED or "
+                + "MPI.UNDEFINED");
+        }
+        return split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : getRank(), key);
+    }
+
+    /**
+     * {@code MPI_COMM_CREATE_GROUP}: not supported. It is collective over the members of
+     * {@code group} only, while this implementation agrees on a new communicator's context over
+     * the whole parent communicator.
+     *
+     * @param group the group.
+     * @param tag   the tag that tells concurrent calls apart.
+     * @return never.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public final Intracomm createGroup(final Group group, final int tag) throws MPIException
+    {
+        throw new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, "createGroup: MPI_COMM_CREATE_GROUP (collective over "
+            + "the group's members only) is not supported: a communicator's context is agreed over the whole parent "
+            + "communicator; call create(group) on every member of " + this + " instead");
+    }
+
+    /**
      * {@code MPI_COMM_CREATE}: a communicator of a subgroup (every member of this one calls).
      *
      * @param group a subgroup of this communicator's group.

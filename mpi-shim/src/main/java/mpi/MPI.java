@@ -281,6 +281,17 @@ public final class MPI
     public static final Datatype FLOAT = Datatype.basic(Datatype.K_FLOAT);
     /** Java {@code double}. */
     public static final Datatype DOUBLE = Datatype.basic(Datatype.K_DOUBLE);
+    /**
+     * {@code MPI_C_FLOAT_COMPLEX}: a complex number of two Java {@code float}s (real, imaginary),
+     * described by {@code float[]} or {@code FloatBuffer} buffers (see {@link FloatComplex}); its size
+     * and extent are 2 (floats).
+     */
+    public static final Datatype FLOAT_COMPLEX = Datatype.complex(Datatype.K_FLOAT, "MPI_C_FLOAT_COMPLEX");
+    /**
+     * {@code MPI_C_DOUBLE_COMPLEX}: a complex number of two Java {@code double}s (see
+     * {@link DoubleComplex}).
+     */
+    public static final Datatype DOUBLE_COMPLEX = Datatype.complex(Datatype.K_DOUBLE, "MPI_C_DOUBLE_COMPLEX");
     /** {@code MPI_PACKED}. */
     public static final Datatype PACKED = Datatype.basic(Datatype.K_PACKED);
     /** Two ints (value, index) for MAXLOC/MINLOC, in a ByteBuffer ({@link #int2}). */
@@ -325,6 +336,10 @@ public final class MPI
     public static final Op LXOR = new Op(Op.LXOR);
     /** {@code MPI_BXOR}. */
     public static final Op BXOR = new Op(Op.BXOR);
+    /** {@code MPI_REPLACE}: the origin's value replaces the target's (one-sided accumulate). */
+    public static final Op REPLACE = new Op(Op.REPLACE);
+    /** {@code MPI_NO_OP}: the target's value is kept (one-sided get-accumulate as an atomic read). */
+    public static final Op NO_OP = new Op(Op.NO_OP);
     /** {@code MPI_MINLOC}: the minimum value and the lowest index holding it (pair types). */
     public static final Op MINLOC = new Op(Op.MINLOC);
     /** {@code MPI_MAXLOC}: the maximum value and the lowest index holding it (pair types). */
@@ -420,8 +435,9 @@ public final class MPI
      * {@code MPI_INITIALIZED}.
      *
      * @return whether the calling rank has called {@link #Init}.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static boolean isInitialized()
+    public static boolean isInitialized() throws MPIException
     {
         return Rank.peek() != null;
     }
@@ -430,11 +446,33 @@ public final class MPI
      * {@code MPI_FINALIZED}.
      *
      * @return whether the calling rank has called {@link #Finalize}.
+     * @throws MPIException never here (the bindings declare it).
      */
-    public static boolean isFinalized()
+    public static boolean isFinalized() throws MPIException
     {
         final Rank r = Rank.peek();
         return r != null && r.finalized;
+    }
+
+    /**
+     * {@code MPI_GET_VERSION}: the version of the MPI standard this implementation follows.
+     *
+     * @return {@link #VERSION}.{@link #SUBVERSION}.
+     */
+    public static Version getVersion()
+    {
+        return new Version(VERSION, SUBVERSION);
+    }
+
+    /**
+     * {@code MPI_GET_LIBRARY_VERSION}: names this implementation.
+     *
+     * @return a one-line description.
+     */
+    public static String getLibVersion()
+    {
+        return "QsNet mpi-shim: the Open MPI 5.0 Java bindings API over Tports and Elanlib (MPI " + VERSION + "."
+            + SUBVERSION + ")";
     }
 
     /**

@@ -27,6 +27,17 @@ public final class Message
     }
 
     /**
+     * Whether this is {@code MPI_MESSAGE_NO_PROC}: the message a probe of {@link MPI#PROC_NULL}
+     * matches (receiving it completes at once with an empty status).
+     *
+     * @return true after {@link #mProbe}/{@link #imProbe} of {@link MPI#PROC_NULL}.
+     */
+    public boolean isNoProc()
+    {
+        return comm != null && source == MPI.PROC_NULL;
+    }
+
+    /**
      * {@code MPI_MPROBE}.
      *
      * @param source source or {@link MPI#ANY_SOURCE}.

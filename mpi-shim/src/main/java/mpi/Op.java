@@ -21,8 +21,10 @@ public final class Op implements Freeable
     static final int BXOR = 10;
     static final int MINLOC = 11;
     static final int MAXLOC = 12;
+    static final int REPLACE = 13;
+    static final int NO_OP = 14;
     private static final String[] NAME = {"", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
-        "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC"};
+        "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
 
     final int code;
     private final UserFunction function;
@@ -41,9 +43,8 @@ public final class Op implements Freeable
      *
      * @param function the function.
      * @param commute  whether it is commutative (if not, operands are combined in rank order).
-     * @throws MPIException never here.
      */
-    public Op(final UserFunction function, final boolean commute) throws MPIException
+    public Op(final UserFunction function, final boolean commute)
     {
         this.code = 0;
         this.function = function;
@@ -61,10 +62,12 @@ public final class Op implements Freeable
     }
 
     /**
-     * {@code MPI_OP_FREE}.
+     * {@code MPI_OP_FREE}: frees a user operator (predefined ones stay usable).
+     *
+     * @throws MPIException never here (the bindings declare it).
      */
     @Override
-    public void free()
+    public void free() throws MPIException
     {
         if (code == 0)
         {
@@ -93,7 +96,7 @@ public final class Op implements Freeable
         {
             throw new MPIException(MPI.ERR_OP, what + ": the operator was freed");
         }
-        if (code == 0)
+        if (code == 0 || code == REPLACE || code == NO_OP)
         {
             return;
         }
@@ -105,6 +108,11 @@ public final class Op implements Freeable
                     + " FLOAT_INT, DOUBLE_INT), not " + t);
             }
             return;
+        }
+        if (t.complex && code != SUM && code != PROD)
+        {
+            throw new MPIException(MPI.ERR_OP, what + ": " + this + " is not defined on complex type " + t
+                + " (MPI defines only MPI_SUM and MPI_PROD on complex numbers)");
         }
         for (final int k : t.kinds)
         {
@@ -131,6 +139,15 @@ public final class Op implements Freeable
             user(in, inout, count, t);
             return;
         }
+        if (code == REPLACE)
+        {
+            System.arraycopy(in, 0, inout, 0, Math.min(in.length, inout.length));
+            return;
+        }
+        if (code == NO_OP)
+        {
+            return;
+        }
         final ByteBuffer a = ByteBuffer.wrap(in).order(ByteOrder.LITTLE_ENDIAN);
         final ByteBuffer b = ByteBuffer.wrap(inout).order(ByteOrder.LITTLE_ENDIAN);
         int p = 0;
@@ -151,11 +168,41 @@ public final class Op implements Freeable
                 p += vs + 4;
                 continue;
             }
+            if (t.complex && code == PROD)
+            {
+                for (int e = 0; e < t.kinds.length; e += 2)
+                {
+                    p = complexProduct(a, b, t.kinds[e], p);
+                }
+                continue;
+            }
             for (final int k : t.kinds)
             {
                 p = element(a, b, k, p);
             }
         }
+    }
+
+    /** {@code b = a * b} on one complex number of two {@code k} parts at {@code p}; returns the next position. */
+    private static int complexProduct(final ByteBuffer a, final ByteBuffer b, final int k, final int p)
+    {
+        if (k == Datatype.K_FLOAT)
+        {
+            final float ar = a.getFloat(p);
+            final float ai = a.getFloat(p + 4);
+            final float br = b.getFloat(p);
+            final float bi = b.getFloat(p + 4);
+            b.putFloat(p, ar * br - ai * bi);
+            b.putFloat(p + 4, ar * bi + ai * br);
+            return p + 8;
+        }
+        final double ar = a.getDouble(p);
+        final double ai = a.getDouble(p + 8);
+        final double br = b.getDouble(p);
+        final double bi = b.getDouble(p + 8);
+        b.putDouble(p, ar * br - ai * bi);
+        b.putDouble(p + 8, ar * bi + ai * br);
+        return p + 16;
     }
 
     private static double value(final ByteBuffer x, final int k, final int p)

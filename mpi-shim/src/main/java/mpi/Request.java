@@ -47,7 +47,7 @@ public class Request implements Freeable
         }
         if (tx != null ? tx.txDone() : rx == null || rx.rxDone())
         {
-            complete();
+            finish();
             return true;
         }
         return false;
@@ -58,7 +58,7 @@ public class Request implements Freeable
     {
         if (status == null && failure == null)
         {
-            complete();
+            finish();
         }
         if (failure != null)
         {
@@ -77,7 +77,7 @@ public class Request implements Freeable
         {
             try
             {
-                complete();
+                finish();
             }
             catch (final MPIException e)
             {
@@ -86,7 +86,8 @@ public class Request implements Freeable
         }
     }
 
-    private void complete() throws MPIException
+    /** Completes the operation (blocking until it can); overridden by generalised requests. */
+    void finish() throws MPIException
     {
         final Rank rank = comm.rank;
         if (tx != null)
@@ -191,6 +192,11 @@ public class Request implements Freeable
         }
         final Rank rank = Rank.current();
         rank.enter();
+        if (this instanceof GRequest g)
+        {
+            g.cancelled();
+            return;
+        }
         if (rx != null && status == null)
         {
             if (rank.tport.rxCancel(rx))

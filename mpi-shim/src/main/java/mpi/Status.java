@@ -8,8 +8,8 @@ public final class Status
     final int source;
     final int tag;
     final int error;
-    final boolean cancelled;
-    final long bytes;
+    boolean cancelled;
+    long bytes;
     int index = -1;
 
     Status(final int source, final int tag, final int error, final boolean cancelled, final long bytes)
@@ -49,24 +49,114 @@ public final class Status
      * {@code MPI_GET_ELEMENTS}.
      *
      * @param datatype the type the message was received with.
-     * @return the number of basic elements received.
-     * @throws MPIException when the type was freed.
+     * @return the number of basic elements received (a complex number is one element).
+     * @throws MPIException when the type was freed, {@link MPI#ERR_COUNT} when the number does not
+     *                      fit an {@code int} (use {@link #getElementsX}).
      */
     public int getElements(final Datatype datatype) throws MPIException
     {
-        datatype.live("getElements");
+        final long n = elements("getElements", datatype);
+        if (n > Integer.MAX_VALUE)
+        {
+            throw new MPIException(MPI.ERR_COUNT, "getElements: " + n + " elements do not fit an int (use getElementsX)");
+        }
+        return (int)n;
+    }
+
+    /**
+     * {@code MPI_GET_ELEMENTS_X}: as {@link #getElements}, as a {@link Count}.
+     *
+     * @param datatype the type the message was received with.
+     * @return the number of basic elements received.
+     * @throws MPIException when the type was freed.
+     */
+    public Count getElementsX(final Datatype datatype) throws MPIException
+    {
+        return new Count(elements("getElementsX", datatype));
+    }
+
+    /** Basic elements of {@code t} per element of it (a complex number counts once). */
+    private static int perElement(final Datatype t)
+    {
+        return t.complex ? t.kinds.length / 2 : t.kinds.length;
+    }
+
+    /** Bytes of basic element {@code e} of {@code t} (a complex number's two parts together). */
+    private static int sizeOfElement(final Datatype t, final int e)
+    {
+        return t.complex ? 2 * Datatype.sizeOf(t.kinds[2 * e]) : Datatype.sizeOf(t.kinds[e]);
+    }
+
+    private long elements(final String what, final Datatype datatype) throws MPIException
+    {
+        datatype.live(what);
         if (datatype.wireSize == 0)
         {
             return 0;
         }
-        long n = bytes / datatype.wireSize * datatype.kinds.length;
+        long n = bytes / datatype.wireSize * perElement(datatype);
         long rest = bytes % datatype.wireSize;
-        for (int e = 0; e < datatype.kinds.length && rest >= Datatype.sizeOf(datatype.kinds[e]); e++)
+        for (int e = 0; e < perElement(datatype) && rest >= sizeOfElement(datatype, e); e++)
         {
-            rest -= Datatype.sizeOf(datatype.kinds[e]);
+            rest -= sizeOfElement(datatype, e);
             n++;
         }
-        return (int)n;
+        return n;
+    }
+
+    /**
+     * {@code MPI_STATUS_SET_ELEMENTS}: makes this status say that {@code count} basic elements of
+     * {@code datatype} were received, so {@link #getElements} gives {@code count} and
+     * {@link #getCount} the whole elements of {@code datatype} they make (for a generalised
+     * request's query function, {@link GRequest}).
+     *
+     * @param datatype the type.
+     * @param count    basic elements, at least 0.
+     * @throws MPIException with {@link MPI#ERR_COUNT} for a negative count.
+     */
+    public void setElements(final Datatype datatype, final int count) throws MPIException
+    {
+        setElementsX(datatype, new Count(count));
+    }
+
+    /**
+     * {@code MPI_STATUS_SET_ELEMENTS_X}: as {@link #setElements} with a {@link Count}.
+     *
+     * @param datatype the type.
+     * @param count    basic elements, at least 0.
+     * @throws MPIException with {@link MPI#ERR_COUNT} for a negative count.
+     */
+    public void setElementsX(final Datatype datatype, final Count count) throws MPIException
+    {
+        datatype.live("setElementsX");
+        final long n = count.getCount();
+        if (n < 0)
+        {
+            throw new MPIException(MPI.ERR_COUNT, "setElements: count " + n + " must be at least 0");
+        }
+        final int per = perElement(datatype);
+        if (per == 0)
+        {
+            bytes = 0;
+            return;
+        }
+        long b = n / per * datatype.wireSize;
+        for (int e = 0; e < n % per; e++)
+        {
+            b += sizeOfElement(datatype, e);
+        }
+        bytes = b;
+    }
+
+    /**
+     * {@code MPI_STATUS_SET_CANCELLED}: sets what {@link #isCancelled} returns.
+     *
+     * @param flag whether the operation counts as cancelled.
+     * @throws MPIException never here.
+     */
+    public void setCancelled(final boolean flag) throws MPIException
+    {
+        cancelled = flag;
     }
 
     /**

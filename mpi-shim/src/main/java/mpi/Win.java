@@ -52,6 +52,13 @@ import org.qsnet.elan3.Elan3Context;
  */
 public final class Win implements Freeable
 {
+    /** {@code MPI_WIN_NULL}. */
+    public static final int WIN_NULL = 0;
+    /** {@code MPI_WIN_FLAVOR_ALLOCATE} as the bindings name it: a window of its own memory. */
+    public static final int FLAVOR_PRIVATE = 0;
+    /** {@code MPI_WIN_FLAVOR_SHARED}: a window its members load and store directly. */
+    public static final int FLAVOR_SHARED = 1;
+
     private static final int EXCLUSIVE_HELD = 1 << 30;
 
     private final CommState comm;
@@ -81,11 +88,73 @@ public final class Win implements Freeable
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
     private String name = "MPI_WIN";
     private final Map<Integer, Object> attributes = new HashMap<>();
+    private Info info = new Info(false);
     private boolean freed;
 
-    /** An RMA operation under way and what to do when it completes. */
-    private record Pending(ElanEvent event, Runnable then)
+    /** An RMA operation under way and what to do when it completes (once). */
+    private static final class Pending
     {
+        final ElanEvent event;
+        final Runnable then;
+        boolean done;
+
+        Pending(final ElanEvent event, final Runnable then)
+        {
+            this.event = event;
+            this.then = then;
+        }
+
+        void complete(final long waitType)
+        {
+            if (!done)
+            {
+                done = true;
+                event.waitEvent(waitType);
+                then.run();
+            }
+        }
+    }
+
+    /** The request of {@code MPI_RPUT}/{@code MPI_RGET}: complete when its RMA operation is. */
+    private static final class RmaRequest extends Request
+    {
+        private final Pending op;
+        private final long waitType;
+
+        RmaRequest(final CommState comm, final Pending op, final long waitType)
+        {
+            super(comm);
+            this.op = op;
+            this.waitType = waitType;
+        }
+
+        @Override
+        boolean poll() throws MPIException
+        {
+            if (status != null)
+            {
+                return true;
+            }
+            if (!op.done && !op.event.done())
+            {
+                return false;
+            }
+            finish();
+            return true;
+        }
+
+        @Override
+        void finish()
+        {
+            op.complete(waitType);
+            status = Status.empty();
+        }
+
+        @Override
+        boolean pending()
+        {
+            return status == null;
+        }
     }
 
     /**
@@ -178,6 +247,99 @@ public final class Win implements Freeable
     {
         throw new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, "Win(info, comm): dynamic windows "
             + "(MPI_WIN_CREATE_DYNAMIC, attach/detach) are not supported; create the window over a buffer");
+    }
+
+    /**
+     * {@code MPI_WIN_ALLOCATE} ({@link #FLAVOR_PRIVATE}) and {@code MPI_WIN_ALLOCATE_SHARED}
+     * ({@link #FLAVOR_SHARED}), as the bindings have them: the window's memory is {@code base}, a
+     * buffer of at least {@code size} elements the caller allocated (the bindings take it the
+     * same way), so a private window is {@link #Win(Buffer, int, int, Info, Comm)}. A shared window
+     * is supported on a communicator of one process (its memory is trivially shared with itself);
+     * with more, it is refused: every rank is its own emulated process with its own emulated main
+     * memory, even ranks placed on one node, so no rank can load or store another's window.
+     *
+     * @param size     elements of the window.
+     * @param dispUnit elements per unit of displacement.
+     * @param info     hints (kept, see {@link #getInfo()}).
+     * @param comm     an intracommunicator.
+     * @param base     the window's memory.
+     * @param flavor   {@link #FLAVOR_PRIVATE} or {@link #FLAVOR_SHARED}.
+     * @throws MPIException with {@link MPI#ERR_ARG} for another flavor,
+     *                      {@link MPI#ERR_UNSUPPORTED_OPERATION} for a shared window of more than one
+     *                      process, else as {@link #Win(Buffer, int, int, Info, Comm)}.
+     */
+    public Win(final int size, final int dispUnit, final Info info, final Comm comm, final Buffer base, final int flavor)
+        throws MPIException
+    {
+        this(flavored(flavor, comm, base), size, dispUnit, info, comm);
+    }
+
+    private static Buffer flavored(final int flavor, final Comm comm, final Buffer base) throws MPIException
+    {
+        if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED)
+        {
+            throw new MPIException(MPI.ERR_ARG, "Win: flavor " + flavor + " must be Win.FLAVOR_PRIVATE or "
+                + "Win.FLAVOR_SHARED");
+        }
+        if (flavor == FLAVOR_SHARED && comm.getSize() > 1)
+        {
+            throw new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, "Win: a shared window (MPI_WIN_ALLOCATE_SHARED) of "
+                + comm.getSize() + " processes is not supported: each rank is a separate emulated process with its "
+                + "own main memory, so ranks cannot load or store each other's window; use a private window and "
+                + "put/get");
+        }
+        return base;
+    }
+
+    /**
+     * {@code MPI_WIN_ATTACH}: only for dynamic windows, which are not supported.
+     *
+     * @param base memory to attach.
+     * @param size its elements.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public void attach(final Buffer base, final int size) throws MPIException
+    {
+        live("attach");
+        throw fail(MPI.ERR_UNSUPPORTED_OPERATION, "attach: memory is attached only to dynamic windows "
+            + "(MPI_WIN_CREATE_DYNAMIC), which are not supported; this window was created over its buffer");
+    }
+
+    /**
+     * {@code MPI_WIN_DETACH}: only for dynamic windows, which are not supported.
+     *
+     * @param base memory to detach.
+     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     */
+    public void detach(final Buffer base) throws MPIException
+    {
+        live("detach");
+        throw fail(MPI.ERR_UNSUPPORTED_OPERATION, "detach: memory is attached only to dynamic windows "
+            + "(MPI_WIN_CREATE_DYNAMIC), which are not supported");
+    }
+
+    /**
+     * {@code MPI_WIN_GET_INFO}.
+     *
+     * @return a copy of the hints last set (empty by default).
+     * @throws MPIException on an error.
+     */
+    public Info getInfo() throws MPIException
+    {
+        live("getInfo");
+        return info.dup();
+    }
+
+    /**
+     * {@code MPI_WIN_SET_INFO}: keeps the hints (none changes this implementation's behaviour).
+     *
+     * @param info the hints.
+     * @throws MPIException on an error.
+     */
+    public void setInfo(final Info info) throws MPIException
+    {
+        live("setInfo");
+        this.info = info.dup();
     }
 
     private static int hi(final long v)
@@ -276,12 +438,19 @@ public final class Win implements Freeable
     public void put(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType) throws MPIException
     {
-        final long off = target("put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        startPut("put", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+    }
+
+    private Pending startPut(final String what, final Buffer origin, final int orgCount, final Datatype orgType,
+        final int targetRank, final int targetDisp, final int targetCount, final Datatype targetType)
+        throws MPIException
+    {
+        final long off = target(what, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
         rank.enter();
         final byte[] data = orgType.pack(origin, 0, orgCount);
         if (data.length == 0)
         {
-            return;
+            return null;
         }
         if (!orgType.basic)
         {
@@ -290,7 +459,9 @@ public final class Win implements Freeable
         final long staged = rank.stage(data.length);
         rank.write(staged, data, data.length);
         final ElanEvent ev = rank.base.put(staged, regions[targetRank] + off, data.length, comm.vps[targetRank]);
-        pending.add(new Pending(ev, () -> rank.unstage(staged, data.length)));
+        final Pending p = new Pending(ev, () -> rank.unstage(staged, data.length));
+        pending.add(p);
+        return p;
     }
 
     /**
@@ -309,16 +480,23 @@ public final class Win implements Freeable
     public void get(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
         final int targetDisp, final int targetCount, final Datatype targetType) throws MPIException
     {
-        final long off = target("get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        startGet("get", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+    }
+
+    private Pending startGet(final String what, final Buffer origin, final int orgCount, final Datatype orgType,
+        final int targetRank, final int targetDisp, final int targetCount, final Datatype targetType)
+        throws MPIException
+    {
+        final long off = target(what, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
         rank.enter();
         final int len = orgCount * orgType.wireSize;
         if (len == 0)
         {
-            return;
+            return null;
         }
         final long staged = rank.stage(len);
         final ElanEvent ev = rank.base.get(regions[targetRank] + off, staged, len, comm.vps[targetRank]);
-        pending.add(new Pending(ev, () ->
+        final Pending p = new Pending(ev, () ->
         {
             orgType.unpack(rank.read(staged, len), len, origin, 0);
             if (!orgType.basic)
@@ -326,7 +504,9 @@ public final class Win implements Freeable
                 rank.copy(len);
             }
             rank.unstage(staged, len);
-        }));
+        });
+        pending.add(p);
+        return p;
     }
 
     /**
@@ -351,22 +531,48 @@ public final class Win implements Freeable
         op.check("accumulate", targetType);
         rank.enter();
         final byte[] mine = orgType.pack(origin, 0, orgCount);
-        final int len = mine.length;
-        if (len == 0)
+        if (mine.length == 0)
         {
             return;
         }
+        atomically(targetRank, off, mine.length, theirs ->
+        {
+            op.combine(mine, theirs, targetCount, targetType);
+            rank.copy(mine.length);
+            return theirs;
+        });
+    }
+
+    /** Computes the new target bytes from the old ones (null: leave the target unchanged). */
+    @FunctionalInterface
+    private interface Update
+    {
+        byte[] apply(byte[] old) throws MPIException;
+    }
+
+    /**
+     * Reads {@code len} bytes at {@code off} of {@code targetRank}'s window and writes back what
+     * {@code update} makes of them, holding the target's mutex word ({@code elan_lockLock}: a
+     * remote test-and-write) throughout, so every atomic operation on that target is serialised;
+     * returns the old bytes.
+     */
+    private byte[] atomically(final int targetRank, final long off, final int len, final Update update)
+        throws MPIException
+    {
         final int vp = comm.vps[targetRank];
         final long staged = rank.stage(len);
         rank.base.lockLock(vp, mutexes[targetRank]);
         try
         {
             rank.base.get(regions[targetRank] + off, staged, len, vp).waitEvent(rank.base.waitType());
-            final byte[] theirs = rank.read(staged, len);
-            op.combine(mine, theirs, targetCount, targetType);
-            rank.copy(len);
-            rank.write(staged, theirs, len);
-            rank.base.put(staged, regions[targetRank] + off, len, vp).waitEvent(rank.base.waitType());
+            final byte[] old = rank.read(staged, len);
+            final byte[] updated = update.apply(old.clone());
+            if (updated != null)
+            {
+                rank.write(staged, updated, len);
+                rank.base.put(staged, regions[targetRank] + off, len, vp).waitEvent(rank.base.waitType());
+            }
+            return old;
         }
         finally
         {
@@ -375,13 +581,207 @@ public final class Win implements Freeable
         }
     }
 
+    /**
+     * {@code MPI_RPUT}: {@link #put} with a request that completes when the data is in the
+     * target's window (the NIC's put event).
+     *
+     * @param origin      origin buffer.
+     * @param orgCount    origin elements.
+     * @param orgType     their type.
+     * @param targetRank  the target's rank.
+     * @param targetDisp  displacement in the target's window.
+     * @param targetCount target elements.
+     * @param targetType  their (contiguous) type.
+     * @return the request.
+     * @throws MPIException on a bad argument.
+     */
+    public Request rPut(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType) throws MPIException
+    {
+        return request(startPut("rPut", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType));
+    }
+
+    /**
+     * {@code MPI_RGET}: {@link #get} with a request that completes when the data is in the origin
+     * buffer.
+     *
+     * @param origin      origin buffer.
+     * @param orgCount    origin elements.
+     * @param orgType     their type.
+     * @param targetRank  the target's rank.
+     * @param targetDisp  displacement in the target's window.
+     * @param targetCount target elements.
+     * @param targetType  their (contiguous) type.
+     * @return the request.
+     * @throws MPIException on a bad argument.
+     */
+    public Request rGet(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType) throws MPIException
+    {
+        return request(startGet("rGet", origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType));
+    }
+
+    private Request request(final Pending p)
+    {
+        return p == null ? Request.completed(comm, Status.empty()) : new RmaRequest(comm, p, rank.base.waitType());
+    }
+
+    /**
+     * {@code MPI_RACCUMULATE}: {@link #accumulate}, which is complete when it returns, so the
+     * request is already complete.
+     *
+     * @param origin      origin buffer.
+     * @param orgCount    origin elements.
+     * @param orgType     their type.
+     * @param targetRank  the target's rank.
+     * @param targetDisp  displacement in the target's window.
+     * @param targetCount target elements.
+     * @param targetType  their (contiguous) type.
+     * @param op          a predefined operator.
+     * @return the (complete) request.
+     * @throws MPIException as {@link #accumulate}.
+     */
+    public Request rAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType, final Op op) throws MPIException
+    {
+        accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
+        return Request.completed(comm, Status.empty());
+    }
+
+    /**
+     * {@code MPI_GET_ACCUMULATE}: atomically (per target, as {@link #accumulate}) fetches the
+     * target data into {@code resultAddr} and replaces it with (origin op target);
+     * {@link MPI#NO_OP} only fetches, {@link MPI#REPLACE} swaps. Complete when it returns.
+     *
+     * @param origin      origin buffer (unused with {@link MPI#NO_OP}).
+     * @param orgCount    origin elements.
+     * @param orgType     their type.
+     * @param resultAddr  receives the target data as it was.
+     * @param resultCount result elements.
+     * @param resultType  their type.
+     * @param targetRank  the target's rank.
+     * @param targetDisp  displacement in the target's window.
+     * @param targetCount target elements.
+     * @param targetType  their (contiguous) type.
+     * @param op          a predefined operator, {@link MPI#REPLACE} or {@link MPI#NO_OP}.
+     * @throws MPIException on a bad argument ({@link MPI#ERR_TYPE} when the result does not match
+     *                      the target's size).
+     */
+    public void getAccumulate(final Buffer origin, final int orgCount, final Datatype orgType, final Buffer resultAddr,
+        final int resultCount, final Datatype resultType, final int targetRank, final int targetDisp,
+        final int targetCount, final Datatype targetType, final Op op) throws MPIException
+    {
+        final String what = "getAccumulate";
+        final boolean fetchOnly = op == MPI.NO_OP;
+        final long off = fetchOnly
+            ? target(what, resultAddr, resultCount, resultType, targetRank, targetDisp, targetCount, targetType)
+            : target(what, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        resultType.check(what, "resultAddr", resultAddr, resultCount);
+        final int len = targetCount * targetType.wireSize;
+        if ((long)resultCount * resultType.wireSize != len)
+        {
+            throw fail(MPI.ERR_TYPE, what + ": the result's " + resultCount * resultType.wireSize + " bytes do not "
+                + "match the target's " + len);
+        }
+        op.check(what, targetType);
+        rank.enter();
+        if (len == 0)
+        {
+            return;
+        }
+        final byte[] mine = fetchOnly ? null : orgType.pack(origin, 0, orgCount);
+        final byte[] old = atomically(targetRank, off, len, theirs ->
+        {
+            if (fetchOnly)
+            {
+                return null;
+            }
+            op.combine(mine, theirs, targetCount, targetType);
+            rank.copy(len);
+            return theirs;
+        });
+        resultType.unpack(old, len, resultAddr, 0);
+    }
+
+    /**
+     * {@code MPI_RGET_ACCUMULATE}: {@link #getAccumulate}, complete when it returns, so the
+     * request is already complete.
+     *
+     * @param origin      origin buffer.
+     * @param orgCount    origin elements.
+     * @param orgType     their type.
+     * @param resultAddr  receives the target data as it was.
+     * @param resultCount result elements.
+     * @param resultType  their type.
+     * @param targetRank  the target's rank.
+     * @param targetDisp  displacement in the target's window.
+     * @param targetCount target elements.
+     * @param targetType  their (contiguous) type.
+     * @param op          the operator.
+     * @return the (complete) request.
+     * @throws MPIException as {@link #getAccumulate}.
+     */
+    public Request rGetAccumulate(final Buffer origin, final int orgCount, final Datatype orgType,
+        final Buffer resultAddr, final int resultCount, final Datatype resultType, final int targetRank,
+        final int targetDisp, final int targetCount, final Datatype targetType, final Op op) throws MPIException
+    {
+        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
+            targetCount, targetType, op);
+        return Request.completed(comm, Status.empty());
+    }
+
+    /**
+     * {@code MPI_FETCH_AND_OP}: {@link #getAccumulate} of one element: atomically fetches the
+     * target element into {@code resultAddr} and replaces it with (origin op target).
+     *
+     * @param origin     the operand (unused with {@link MPI#NO_OP}).
+     * @param resultAddr receives the old target value.
+     * @param dataType   a predefined type.
+     * @param targetRank the target's rank.
+     * @param targetDisp displacement in the target's window.
+     * @param op         the operator.
+     * @throws MPIException on a bad argument.
+     */
+    public void fetchAndOp(final Buffer origin, final Buffer resultAddr, final Datatype dataType, final int targetRank,
+        final int targetDisp, final Op op) throws MPIException
+    {
+        getAccumulate(origin, 1, dataType, resultAddr, 1, dataType, targetRank, targetDisp, 1, dataType, op);
+    }
+
+    /**
+     * {@code MPI_COMPARE_AND_SWAP}: atomically (per target) fetches the target element into
+     * {@code resultAddr} and, if it equals {@code compareAddr}'s (bit for bit), replaces it with
+     * {@code origin}'s.
+     *
+     * @param origin      the new value.
+     * @param compareAddr the value to compare with.
+     * @param resultAddr  receives the old target value.
+     * @param targetType  a predefined type.
+     * @param targetRank  the target's rank.
+     * @param targetDisp  displacement in the target's window.
+     * @throws MPIException on a bad argument.
+     */
+    public void compareAndSwap(final Buffer origin, final Buffer compareAddr, final Buffer resultAddr,
+        final Datatype targetType, final int targetRank, final int targetDisp) throws MPIException
+    {
+        final String what = "compareAndSwap";
+        final long off = target(what, origin, 1, targetType, targetRank, targetDisp, 1, targetType);
+        targetType.check(what, "compareAddr", compareAddr, 1);
+        targetType.check(what, "resultAddr", resultAddr, 1);
+        rank.enter();
+        final byte[] swap = targetType.pack(origin, 0, 1);
+        final byte[] compare = targetType.pack(compareAddr, 0, 1);
+        final byte[] old = atomically(targetRank, off, swap.length, theirs -> java.util.Arrays.equals(theirs, compare)
+            ? swap : null);
+        targetType.unpack(old, old.length, resultAddr, 0);
+    }
+
     /** Completes every operation this rank started on the window. */
     private void completeAll()
     {
         for (final Pending p : pending)
         {
-            p.event().waitEvent(rank.base.waitType());
-            p.then().run();
+            p.complete(rank.base.waitType());
         }
         pending.clear();
     }

@@ -1,0 +1,147 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+
+/**
+ * A view of one complex number stored as two {@code double}s (real, imaginary) in an array or a
+ * buffer: element {@code index} of an array of complex numbers is at doubles {@code 2 index} and
+ * {@code 2 index + 1}. The data of {@link MPI#DOUBLE_COMPLEX}; reading and writing through the view
+ * reads and writes the underlying storage.
+ */
+public final class DoubleComplex
+{
+    private final int offset;
+    private final DoubleBuffer buffer;
+
+    private DoubleComplex(final DoubleBuffer buffer, final int index)
+    {
+        this.buffer = buffer;
+        this.offset = index * 2;
+    }
+
+    /**
+     * Views the complex number at the start of a buffer.
+     *
+     * @param buffer the storage.
+     * @return the view.
+     */
+    public static DoubleComplex get(final DoubleBuffer buffer)
+    {
+        return new DoubleComplex(buffer, 0);
+    }
+
+    /**
+     * Views complex number {@code index} of a buffer of complex numbers.
+     *
+     * @param buffer the storage.
+     * @param index  which complex number.
+     * @return the view.
+     */
+    public static DoubleComplex get(final DoubleBuffer buffer, final int index)
+    {
+        return new DoubleComplex(buffer, index);
+    }
+
+    /**
+     * Views the complex number in the first two values of an array.
+     *
+     * @param array the storage.
+     * @return the view.
+     */
+    public static DoubleComplex get(final double[] array)
+    {
+        return new DoubleComplex(DoubleBuffer.wrap(array), 0);
+    }
+
+    /**
+     * Views complex number {@code index} of an array of complex numbers.
+     *
+     * @param array the storage.
+     * @param index which complex number.
+     * @return the view.
+     */
+    public static DoubleComplex get(final double[] array, final int index)
+    {
+        return new DoubleComplex(DoubleBuffer.wrap(array), index);
+    }
+
+    /**
+     * Views the complex number at the start of a byte buffer (in the buffer's byte order).
+     *
+     * @param buffer the storage.
+     * @return the view.
+     */
+    public static DoubleComplex get(final ByteBuffer buffer)
+    {
+        return new DoubleComplex(buffer.asDoubleBuffer(), 0);
+    }
+
+    /**
+     * Views complex number {@code index} of a byte buffer of complex numbers.
+     *
+     * @param buffer the storage.
+     * @param index  which complex number.
+     * @return the view.
+     */
+    public static DoubleComplex get(final ByteBuffer buffer, final int index)
+    {
+        return new DoubleComplex(buffer.asDoubleBuffer(), index);
+    }
+
+    /**
+     * Reads the real part.
+     *
+     * @return the real part.
+     */
+    public double getReal()
+    {
+        return buffer.get(offset);
+    }
+
+    /**
+     * Reads the imaginary part.
+     *
+     * @return the imaginary part.
+     */
+    public double getImag()
+    {
+        return buffer.get(offset + 1);
+    }
+
+    /**
+     * Writes the real part.
+     *
+     * @param real the real part.
+     */
+    public void putReal(final double real)
+    {
+        buffer.put(offset, real);
+    }
+
+    /**
+     * Writes the imaginary part.
+     *
+     * @param imag the imaginary part.
+     */
+    public void putImag(final double imag)
+    {
+        buffer.put(offset + 1, imag);
+    }
+
+    /**
+     * The storage from this complex number on.
+     *
+     * @return the buffer the number is stored in, sliced to start at it.
+     */
+    public DoubleBuffer getBuffer()
+    {
+        return offset == 0 ? buffer : MPI.slice(buffer, offset);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "(" + getReal() + ", " + getImag() + ")";
+    }
+}
