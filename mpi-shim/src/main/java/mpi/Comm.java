@@ -833,6 +833,22 @@ public class Comm implements Freeable, Cloneable
         }
     }
 
+    /**
+     * Checks a rooted collective's root on an intra- or intercommunicator.
+     *
+     * @return whether this process is the root (on an intercommunicator: it passed {@link MPI#ROOT}).
+     */
+    static boolean checkedRoot(final CommState c, final String what, final int root) throws MPIException
+    {
+        if (c.remote != null)
+        {
+            checkInterRoot(c, what, root);
+            return root == MPI.ROOT;
+        }
+        checkRoot(c, what, root);
+        return c.myRank == root;
+    }
+
     /** An intercommunicator's root: {@link MPI#ROOT}, {@link MPI#PROC_NULL}, or a rank of the remote group. */
     static void checkInterRoot(final CommState c, final String what, final int root) throws MPIException
     {
@@ -1057,16 +1073,7 @@ public class Comm implements Freeable, Cloneable
         final int[] recvcount, final int[] displs, final Datatype recvtype, final int root, final boolean nb)
         throws MPIException
     {
-        final boolean inter = c.remote != null;
-        if (inter)
-        {
-            checkInterRoot(c, what, root);
-        }
-        else
-        {
-            checkRoot(c, what, root);
-        }
-        final boolean amRoot = inter ? root == MPI.ROOT : c.myRank == root;
+        final boolean amRoot = checkedRoot(c, what, root);
         final int n = c.peerCount();
         final int[] sizes = new int[n];
         if (amRoot)
@@ -1088,7 +1095,7 @@ public class Comm implements Freeable, Cloneable
                 }
             }
         };
-        if (inter)
+        if (c.remote != null)
         {
             return launch(ScheduledCollectives.interGather(c, mine, sizes, root, done), nb);
         }
@@ -1236,16 +1243,7 @@ public class Comm implements Freeable, Cloneable
         final int[] displs, final Datatype sendtype, final Object recvbuf, final int recvOff, final int recvcount,
         final Datatype recvtype, final int root, final boolean nb) throws MPIException
     {
-        final boolean inter = c.remote != null;
-        if (inter)
-        {
-            checkInterRoot(c, what, root);
-        }
-        else
-        {
-            checkRoot(c, what, root);
-        }
-        final boolean amRoot = inter ? root == MPI.ROOT : c.myRank == root;
+        final boolean amRoot = checkedRoot(c, what, root);
         final int n = c.peerCount();
         if (!rootSide(c, root))
         {
@@ -1270,7 +1268,7 @@ public class Comm implements Freeable, Cloneable
                 recvtype.unpack(mine, Math.min(mine.length, mySize), recvbuf, recvOff);
             }
         };
-        if (inter)
+        if (c.remote != null)
         {
             return launch(ScheduledCollectives.interScatter(c, parts, mySize, root, done), nb);
         }
@@ -1649,20 +1647,8 @@ public class Comm implements Freeable, Cloneable
         final int count, final Datatype type, final Op op, final int root, final boolean all, final boolean nb)
         throws MPIException
     {
-        final boolean inter = c.remote != null;
-        if (!all)
-        {
-            if (inter)
-            {
-                checkInterRoot(c, what, root);
-            }
-            else
-            {
-                checkRoot(c, what, root);
-            }
-        }
+        final boolean result = all || checkedRoot(c, what, root);
         final boolean contributes = all || !rootSide(c, root);
-        final boolean result = all || (inter ? root == MPI.ROOT : c.myRank == root);
         if (contributes)
         {
             type.check(what, "sendbuf", sendbuf, count);
@@ -1680,7 +1666,7 @@ public class Comm implements Freeable, Cloneable
                 type.unpack(r, r.length, recvbuf, 0);
             }
         };
-        if (inter)
+        if (c.remote != null)
         {
             return launch(ScheduledCollectives.interReduce(c, d, count, type, op, root, all, done), nb);
         }
