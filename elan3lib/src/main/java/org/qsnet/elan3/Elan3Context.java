@@ -1,17 +1,11 @@
 package org.qsnet.elan3;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.SimProcess;
 import org.qsnet.fabric.machine.PlatformProfile;
-import org.qsnet.fabric.memory.MemoryFault;
-import org.qsnet.fabric.memory.Mmu;
 import org.qsnet.fabric.memory.SparseMemory;
 import org.qsnet.fabric.nic.E3;
 import org.qsnet.fabric.nic.Elan3Nic;
@@ -36,6 +30,15 @@ import org.qsnet.fabric.nic.NicContext;
  *   0x00400000 .. 0x02400000  main heap: allocMain, host memory mapped 1:1
  *   0x10000000 .. 0x40000000  allocVaddr ranges, mapped by setperm
  * </pre>
+ *
+ * <p>The context charges each call and delegates the two mechanisms beneath the API to
+ * package-private classes: the address space (heaps, host allocator, mappings and translations:
+ * {@code AddressSpace}) and the program's charged access to host memory through the one-line
+ * cache model ({@code HostAccess}; {@link Raw} is the uncharged view over the same memory).
+ * What remains here is the API itself, one method per {@code elan3_*} call (about 90 public
+ * members): each checks its arguments, charges the host's cost and makes one call to the NIC
+ * (events, DMA issue, broadcast, atomics, SDRAM by programmed I/O) or to those two classes, so
+ * the class is long for its Javadoc, not for a second mechanism.
  */
 public final class Elan3Context
 {
@@ -47,9 +50,7 @@ public final class Elan3Context
     public static final long DEFAULT_ELAN_BASE = 0x200000;
     /** Default Elan heap size (TEAC). */
     public static final long DEFAULT_ELAN_SIZE = 0x200000;
-    private static final long VADDR_BASE = 0x10000000L;
-    private static final long VADDR_SIZE = 0x30000000L;
-    private static final long MALLOC_BASE = 0x80000000L;
+    private static final long VADDR_BASE = AddressSpace.VADDR_BASE;
 
     /** {@code ctx->sdram}: the handle the {@code elan3_*_sdram} calls of the C facade take. */
     public final Elan3Sdram sdram = new Elan3Sdram(this);
@@ -58,13 +59,8 @@ public final class Elan3Context
     private final Elan3Nic nic;
     private final PlatformProfile profile;
     private final SimProcess sim;
-    private final RangeAllocator mainHeap;
-    private final RangeAllocator elanHeap;
-    private final RangeAllocator vaddrs = new RangeAllocator("allocVaddr", VADDR_BASE, VADDR_SIZE);
-    private final RangeAllocator malloc = new RangeAllocator("host malloc", MALLOC_BASE, 1L << 30);
-    private final long elanSdramBase;
-    /** Main offset -> {Elan address, length} of every main range mapped into the Elan. */
-    private final TreeMap<Long, long[]> mainMappings = new TreeMap<>();
+    private final AddressSpace memory;
+    private final HostAccess host;
     private final NicContext hw;
     private ElanCapability capability;
     private boolean attached;
@@ -72,13 +68,7 @@ public final class Elan3Context
     private int nextBroadcastVp = -1;
     private int cookieSeq;
     private final long hostAccessNs;
-    private final long hostHitNs;
-    /** The line of the program's last access and the NIC's write count then: a one-line cache. */
-    private long cachedLine = -1;
-    private long cachedNicWrites;
     private final Raw raw = new Raw();
-    private boolean standardMappings;
-    private final List<long[]> mallocRanges = new ArrayList<>();
 
     Elan3Context(final ElanProcess process, final int rail, final long mainBase, final long mainSize, final long elanBase,
         final long elanSize)
@@ -98,42 +88,14 @@ public final class Elan3Context
         this.nic = process.machine().nic(process.node());
         this.profile = process.machine().profile();
         this.hostAccessNs = profile.hostPollNs();
-        this.hostHitNs = profile.hostHitNs();
-        this.mainHeap = new RangeAllocator("allocMain", mainBase, mainSize);
-        this.elanHeap = new RangeAllocator("allocElan", elanBase, elanSize);
         final ElanCapability cap = process.capability();
         this.hw = nic.attach(cap.myContext, cap.userKey, process.mainMemory(), sim);
         // the hardware context is claimed at attach; until then packets for it are refused
         this.hw.blockInputter(true);
-        this.elanSdramBase = nic.reserveSdram(elanSize);
-        hw.mmu().map(elanBase, Mmu.Kind.SDRAM, elanSdramBase, elanSize, Mmu.ALL);
-        hw.mmu().map(mainBase, Mmu.Kind.MAIN, mainBase, mainSize, Mmu.ALL);
-        mainMappings.put(mainBase, new long[] {mainBase, mainSize});
-        hw.allocations(this::allocationEnd);
+        this.host = new HostAccess(process, nic, hw, sim, hostAccessNs, profile.hostHitNs());
+        this.memory = new AddressSpace(hw, nic, mainBase, mainSize, elanBase, elanSize);
         process.contextCreated(this);
         charge(0);
-    }
-
-    /**
-     * The end of the allocation (from {@code allocMain}, {@code allocElan} or the host allocator)
-     * that holds an Elan address of this context, for the DMA bounds check; -1 for none.
-     */
-    private long allocationEnd(final long va)
-    {
-        final Mmu.Kind kind = hw.mmu().kindOf(va);
-        if (kind == Mmu.Kind.SDRAM)
-        {
-            return elanHeap.contains(va) ? elanHeap.endOf(va) : -1;
-        }
-        if (kind == null)
-        {
-            return -1;
-        }
-        // main memory: the allocators hand out host offsets; the Elan address may be another
-        // (a setperm mapping), so measure the allocation's end from the offset
-        final long off = Mmu.offset(hw.mmu().translate(va, 0, "DMA"));
-        final long end = mainHeap.contains(off) ? mainHeap.endOf(off) : malloc.contains(off) ? malloc.endOf(off) : -1;
-        return end < 0 ? -1 : va + (end - off);
     }
 
     /**
@@ -277,24 +239,8 @@ public final class Elan3Context
     {
         live();
         charge(0);
-        if (!standardMappings)
-        {
-            standardMappings = true;
-            for (final long[] r : mallocRanges)
-            {
-                mapMalloc(r[0], r[1]);
-            }
-        }
+        memory.setStandardMappings();
         return 1;
-    }
-
-    /** Maps host-allocator memory at the Elan address equal to its offset (as the main heap is). */
-    private void mapMalloc(final long off, final long size)
-    {
-        final long first = off & -SparseMemory.PAGE_SIZE;
-        final long end = (off + size + SparseMemory.PAGE_SIZE - 1) & -SparseMemory.PAGE_SIZE;
-        hw.mmu().map(first, Mmu.Kind.MAIN, first, end - first, Mmu.ALL);
-        mainMappings.put(off, new long[] {off, size});
     }
 
     /**
@@ -456,8 +402,7 @@ public final class Elan3Context
     {
         live();
         charge(0);
-        final long off = mainHeap.alloc(align, size);
-        return off < 0 ? 0 : Elan3.HOST_MAIN_BASE + off;
+        return memory.allocMain(align, size);
     }
 
     /**
@@ -471,8 +416,7 @@ public final class Elan3Context
     {
         live();
         charge(0);
-        final long va = elanHeap.alloc(align, size);
-        return va < 0 ? 0 : elanSdramBase + (va - elanHeap.base());
+        return memory.allocElan(align, size);
     }
 
     /**
@@ -484,7 +428,7 @@ public final class Elan3Context
     {
         live();
         charge(0);
-        mainHeap.free(hostAddr - Elan3.HOST_MAIN_BASE);
+        memory.free(hostAddr);
     }
 
     /**
@@ -496,7 +440,7 @@ public final class Elan3Context
     {
         live();
         charge(0);
-        elanHeap.free(sdram - elanSdramBase + elanHeap.base());
+        memory.freeElan(sdram);
     }
 
     /**
@@ -504,7 +448,7 @@ public final class Elan3Context
      */
     public long elanHeapSize()
     {
-        return elanHeap.size();
+        return memory.elanHeapSize();
     }
 
     /**
@@ -519,17 +463,7 @@ public final class Elan3Context
     public long hostMalloc(final long size)
     {
         live();
-        final long off = malloc.alloc(8, size);
-        if (off < 0)
-        {
-            throw new QsnetException("host malloc of " + size + " bytes failed: 1 GB heap exhausted");
-        }
-        mallocRanges.add(new long[] {off, size});
-        if (standardMappings)
-        {
-            mapMalloc(off, size);
-        }
-        return Elan3.HOST_MAIN_BASE + off;
+        return memory.hostMalloc(size);
     }
 
     /**
@@ -543,8 +477,7 @@ public final class Elan3Context
     {
         live();
         charge(0);
-        final long va = vaddrs.alloc(Math.max(align, SparseMemory.PAGE_SIZE), size);
-        return va < 0 ? Elan3.ELAN_ADDR_NULL : va;
+        return memory.allocVaddr(align, size);
     }
 
     /**
@@ -556,13 +489,7 @@ public final class Elan3Context
     public long main2elan(final long hostAddr)
     {
         live();
-        final long off = hostAddr - Elan3.HOST_MAIN_BASE;
-        final Map.Entry<Long, long[]> e = mainMappings.floorEntry(off);
-        if (e == null || off >= e.getKey() + e.getValue()[1])
-        {
-            return Elan3.ELAN_BAD_ADDR;
-        }
-        return e.getValue()[0] + (off - e.getKey());
+        return memory.main2elan(hostAddr);
     }
 
     /**
@@ -574,13 +501,7 @@ public final class Elan3Context
     public long elan2main(final long elanAddr)
     {
         live();
-        final Mmu.Kind kind = hw.mmu().kindOf(elanAddr);
-        if (kind == null)
-        {
-            return 0;
-        }
-        final long t = hw.mmu().translate(elanAddr, 0, "elan2main");
-        return (kind == Mmu.Kind.SDRAM ? Elan3.HOST_SDRAM_BASE : Elan3.HOST_MAIN_BASE) + Mmu.offset(t);
+        return memory.elan2main(elanAddr);
     }
 
     /**
@@ -592,12 +513,7 @@ public final class Elan3Context
     public long sdram2elan(final long sdram)
     {
         live();
-        final long va = elanHeap.base() + (sdram - elanSdramBase);
-        if (sdram < elanSdramBase || va >= elanHeap.base() + elanHeap.size())
-        {
-            throw new QsnetException("SDRAM handle 0x" + Long.toHexString(sdram) + " is outside this context's Elan heap");
-        }
-        return va;
+        return memory.sdram2elan(sdram);
     }
 
     /**
@@ -609,11 +525,7 @@ public final class Elan3Context
     public long elan2sdram(final long elanAddr)
     {
         live();
-        if (hw.mmu().kindOf(elanAddr) != Mmu.Kind.SDRAM)
-        {
-            return 0;
-        }
-        return Mmu.offset(hw.mmu().translate(elanAddr, 0, "elan2sdram"));
+        return memory.elan2sdram(elanAddr);
     }
 
     /**
@@ -626,8 +538,7 @@ public final class Elan3Context
     public boolean addressable(final long hostAddr, final long size)
     {
         live();
-        final long va = main2elan(hostAddr);
-        return va != Elan3.ELAN_BAD_ADDR && (size <= 1 || main2elan(hostAddr + size - 1) == va + size - 1);
+        return memory.addressable(hostAddr, size);
     }
 
     /**
@@ -643,17 +554,7 @@ public final class Elan3Context
     {
         live();
         charge(profile.pioWriteNs() * 4);
-        try
-        {
-            hw.mmu().map(elanAddr, Mmu.Kind.MAIN, hostAddr - Elan3.HOST_MAIN_BASE, size, perm);
-        }
-        catch (final MemoryFault e)
-        {
-            return -1;
-        }
-        mainMappings.put(hostAddr - Elan3.HOST_MAIN_BASE, new long[] {elanAddr, size});
-        nic.flushTlb(hw);
-        return 0;
+        return memory.setperm(hostAddr, elanAddr, size, perm);
     }
 
     /**
@@ -681,56 +582,10 @@ public final class Elan3Context
     {
         live();
         charge(profile.pioWriteNs() * 4);
-        hw.mmu().unmap(elanAddr, size);
-        mainMappings.entrySet().removeIf(e -> e.getValue()[0] >= elanAddr && e.getValue()[0] < elanAddr + size);
-        nic.flushTlb(hw);
+        memory.clearpermElan(elanAddr, size);
     }
 
     // ------------------------------------------------------------------ host access to memory
-
-    private SparseMemory hostMemory(final long hostAddr)
-    {
-        if (hostAddr >= Elan3.HOST_MAIN_BASE && hostAddr < Elan3.HOST_MAIN_BASE + (1L << 32))
-        {
-            return process.mainMemory();
-        }
-        if (hostAddr >= Elan3.HOST_SDRAM_BASE && hostAddr < Elan3.HOST_SDRAM_BASE + Elan3Nic.SDRAM_BYTES)
-        {
-            return nic.sdram();
-        }
-        throw new MemoryFault("host address 0x" + Long.toHexString(hostAddr) + " is not in this process's memory");
-    }
-
-    private long hostOffset(final long hostAddr)
-    {
-        return hostAddr >= Elan3.HOST_MAIN_BASE ? hostAddr - Elan3.HOST_MAIN_BASE : hostAddr - Elan3.HOST_SDRAM_BASE;
-    }
-
-    /**
-     * Charges a ported program's own access to host memory, made at the current clock, and lets
-     * every event due before the new clock run before the program goes on, so that a C spin loop ported line for line
-     * ({@code while (ctx.getInt(flag) != 1) ;}) sees the DMA land, as on the real machine.
-     *
-     * <p>The host's cache, to one line: an access to the 64-byte line the program touched last
-     * costs {@code hostHitNs} if the NIC has written nothing through this context since;
-     * otherwise (another line, or a line the NIC may have invalidated) every line touched costs
-     * {@code hostPollNs}. A spin on a flag thus costs an L1 hit per turn until the DMA lands, and
-     * a load that misses when it does. With nothing due, the charge is the kernel's fast path.
-     */
-    private void chargeAccess(final long hostAddr, final long bytes)
-    {
-        final long line = hostAddr >>> 6;
-        final long nicWrites = hw.writeCount();
-        final long lastLine = (hostAddr + Math.max(1, bytes) - 1) >>> 6;
-        if (line == cachedLine && lastLine == line && nicWrites == cachedNicWrites)
-        {
-            sim.advance(hostHitNs);
-            return;
-        }
-        cachedLine = lastLine;
-        cachedNicWrites = nicWrites;
-        sim.advance((lastLine - line + 1) * hostAccessNs);
-    }
 
     /**
      * Loads a 32-bit word from host memory ({@code *(int *)addr}), charging the host's cost of
@@ -742,7 +597,7 @@ public final class Elan3Context
     public int getInt(final long hostAddr)
     {
         final int v = raw.getInt(hostAddr);
-        chargeAccess(hostAddr, 4);
+        host.chargeAccess(hostAddr, 4);
         return v;
     }
 
@@ -755,7 +610,7 @@ public final class Elan3Context
     public void putInt(final long hostAddr, final int value)
     {
         raw.putInt(hostAddr, value);
-        chargeAccess(hostAddr, 4);
+        host.chargeAccess(hostAddr, 4);
     }
 
     /**
@@ -767,7 +622,7 @@ public final class Elan3Context
     public long getLong(final long hostAddr)
     {
         final long v = raw.getLong(hostAddr);
-        chargeAccess(hostAddr, 8);
+        host.chargeAccess(hostAddr, 8);
         return v;
     }
 
@@ -780,7 +635,7 @@ public final class Elan3Context
     public void putLong(final long hostAddr, final long value)
     {
         raw.putLong(hostAddr, value);
-        chargeAccess(hostAddr, 8);
+        host.chargeAccess(hostAddr, 8);
     }
 
     /**
@@ -794,7 +649,7 @@ public final class Elan3Context
     public void read(final long hostAddr, final byte[] dst, final int off, final int length)
     {
         raw.read(hostAddr, dst, off, length);
-        chargeAccess(hostAddr, length);
+        host.chargeAccess(hostAddr, length);
     }
 
     /**
@@ -808,7 +663,7 @@ public final class Elan3Context
     public void write(final long hostAddr, final byte[] src, final int off, final int length)
     {
         raw.write(hostAddr, src, off, length);
-        chargeAccess(hostAddr, length);
+        host.chargeAccess(hostAddr, length);
     }
 
     /**
@@ -840,7 +695,7 @@ public final class Elan3Context
          */
         public int getInt(final long hostAddr)
         {
-            return hostMemory(hostAddr).getInt(hostOffset(hostAddr));
+            return host.hostMemory(hostAddr).getInt(HostAccess.hostOffset(hostAddr));
         }
 
         /**
@@ -849,7 +704,7 @@ public final class Elan3Context
          */
         public void putInt(final long hostAddr, final int value)
         {
-            hostMemory(hostAddr).putInt(hostOffset(hostAddr), value);
+            host.hostMemory(hostAddr).putInt(HostAccess.hostOffset(hostAddr), value);
         }
 
         /**
@@ -858,7 +713,7 @@ public final class Elan3Context
          */
         public long getLong(final long hostAddr)
         {
-            return hostMemory(hostAddr).getLong(hostOffset(hostAddr));
+            return host.hostMemory(hostAddr).getLong(HostAccess.hostOffset(hostAddr));
         }
 
         /**
@@ -867,7 +722,7 @@ public final class Elan3Context
          */
         public void putLong(final long hostAddr, final long value)
         {
-            hostMemory(hostAddr).putLong(hostOffset(hostAddr), value);
+            host.hostMemory(hostAddr).putLong(HostAccess.hostOffset(hostAddr), value);
         }
 
         /**
@@ -878,7 +733,7 @@ public final class Elan3Context
          */
         public void read(final long hostAddr, final byte[] dst, final int off, final int length)
         {
-            hostMemory(hostAddr).read(hostOffset(hostAddr), dst, off, length);
+            host.hostMemory(hostAddr).read(HostAccess.hostOffset(hostAddr), dst, off, length);
         }
 
         /**
@@ -889,7 +744,7 @@ public final class Elan3Context
          */
         public void write(final long hostAddr, final byte[] src, final int off, final int length)
         {
-            hostMemory(hostAddr).write(hostOffset(hostAddr), src, off, length);
+            host.hostMemory(hostAddr).write(HostAccess.hostOffset(hostAddr), src, off, length);
         }
     }
 
