@@ -34,11 +34,64 @@ public final class Mmu
     private static final int PERM_SHIFT = 48;
 
     private final String owner;
-    /** Page table: open addressing, virtual page -> PTE, no boxing on the packet path. */
-    private int[] keys = new int[64];
-    private long[] ptes = new long[64];
-    private boolean[] used = new boolean[64];
-    private int size;
+    /**
+     * The page table as regions: runs of pages mapped by one call, sorted by first page and
+     * disjoint, so that a context mapping its whole heap costs one entry, not one per page.
+     */
+    private Region[] regions = new Region[8];
+    private int count;
+    /** The region of the last lookup: most accesses hit the region of the one before. */
+    private Region last;
+
+    /** Pages {@code [start, end)} mapped onto backing pages from {@code physFirst}. */
+    private static final class Region
+    {
+        final int start;
+        final int end;
+        /** {@link #SDRAM_BIT} and the rights at {@link #PERM_SHIFT}. */
+        final long flags;
+        final long physFirst;
+        /** Pages of main memory whose entry the NIC's table holds, one bit per page; null for SDRAM. */
+        final long[] loaded;
+
+        Region(final int start, final int end, final long flags, final long physFirst, final long[] loaded)
+        {
+            this.start = start;
+            this.end = end;
+            this.flags = flags;
+            this.physFirst = physFirst;
+            this.loaded = loaded;
+        }
+
+        boolean isLoaded(final int page)
+        {
+            if (loaded == null)
+            {
+                return true;
+            }
+            final int i = page - start;
+            return (loaded[i >>> 6] & (1L << i)) != 0;
+        }
+
+        /** The pages {@code [from, to)} of this region as a region of their own, loaded bits kept. */
+        Region slice(final int from, final int to)
+        {
+            long[] bits = null;
+            if (loaded != null)
+            {
+                bits = new long[(to - from + 63) >>> 6];
+                for (int page = from; page < to; page++)
+                {
+                    if (isLoaded(page))
+                    {
+                        final int j = page - from;
+                        bits[j >>> 6] |= 1L << j;
+                    }
+                }
+            }
+            return new Region(from, to, flags, physFirst + (from - start), bits);
+        }
+    }
 
     /**
      * @param owner the context, for fault messages (e.g. {@code "context 0x401 on node 3"}).
@@ -48,83 +101,90 @@ public final class Mmu
         this.owner = owner;
     }
 
-    private int slot(final int page)
+    /** @return the region holding {@code page}, or null. */
+    private Region find(final int page)
     {
-        int i = (page * 0x9E3779B9) >>> 1;
-        final int mask = keys.length - 1;
-        i &= mask;
-        while (used[i] && keys[i] != page)
+        final Region r = last;
+        if (r != null && page >= r.start && page < r.end)
         {
-            i = (i + 1) & mask;
+            return r;
         }
-        return i;
-    }
-
-    /** The last page looked up and its entry (or -1): most accesses hit the page of the one before. */
-    private int lastPage = -1;
-    private long lastPte = -1;
-
-    private long get(final int page)
-    {
-        if (page == lastPage)
+        int lo = 0;
+        int hi = count - 1;
+        while (lo <= hi)
         {
-            return lastPte;
-        }
-        final int i = slot(page);
-        final long pte = used[i] ? ptes[i] : -1;
-        lastPage = page;
-        lastPte = pte;
-        return pte;
-    }
-
-    private void put(final int page, final long pte)
-    {
-        lastPage = -1;
-        if (2 * (size + 1) > keys.length)
-        {
-            final int[] k = keys;
-            final long[] v = ptes;
-            final boolean[] u = used;
-            keys = new int[k.length * 2];
-            ptes = new long[k.length * 2];
-            used = new boolean[k.length * 2];
-            size = 0;
-            for (int j = 0; j < k.length; j++)
+            final int mid = (lo + hi) >>> 1;
+            final Region m = regions[mid];
+            if (page < m.start)
             {
-                if (u[j])
-                {
-                    put(k[j], v[j]);
-                }
+                hi = mid - 1;
+            }
+            else if (page >= m.end)
+            {
+                lo = mid + 1;
+            }
+            else
+            {
+                last = m;
+                return m;
             }
         }
-        final int i = slot(page);
-        if (!used[i])
-        {
-            used[i] = true;
-            keys[i] = page;
-            size++;
-        }
-        ptes[i] = pte;
+        return null;
     }
 
-    private void remove(final int page)
+    /** The entry of a page as {@code flags | LOADED_BIT? | physical page}, or -1 when unmapped. */
+    private long get(final int page)
     {
-        lastPage = -1;
-        final int i = slot(page);
-        if (!used[i])
+        final Region r = find(page);
+        if (r == null)
         {
-            return;
+            return -1;
         }
-        // rebuild the cluster after the removed entry (linear probing)
-        used[i] = false;
-        size--;
-        final int mask = keys.length - 1;
-        for (int j = (i + 1) & mask; used[j]; j = (j + 1) & mask)
+        return r.flags | (r.isLoaded(page) ? LOADED_BIT : 0) | (r.physFirst + (page - r.start));
+    }
+
+    /** Removes the pages {@code [from, to)} from every region, keeping the rest of each. */
+    private void cut(final int from, final int to)
+    {
+        last = null;
+        int w = 0;
+        final Region[] kept = new Region[count + 2];
+        for (int i = 0; i < count; i++)
         {
-            used[j] = false;
-            size--;
-            put(keys[j], ptes[j]);
+            final Region r = regions[i];
+            if (r.end <= from || r.start >= to)
+            {
+                kept[w++] = r;
+                continue;
+            }
+            if (r.start < from)
+            {
+                kept[w++] = r.slice(r.start, from);
+            }
+            if (r.end > to)
+            {
+                kept[w++] = r.slice(to, r.end);
+            }
         }
+        regions = kept.length >= 8 ? kept : java.util.Arrays.copyOf(kept, 8);
+        count = w;
+    }
+
+    private void insert(final Region r)
+    {
+        int i = count;
+        while (i > 0 && regions[i - 1].start > r.start)
+        {
+            i--;
+        }
+        if (count == regions.length)
+        {
+            regions = java.util.Arrays.copyOf(regions, count * 2);
+        }
+        System.arraycopy(regions, i, regions, i + 1, count - i);
+        regions[i] = r;
+        count++;
+        last = null;
     }
 
     /**
@@ -148,11 +208,10 @@ public final class Mmu
         final long first = va >>> SparseMemory.PAGE_SHIFT;
         final long last = (va + Math.max(1, length) - 1) >>> SparseMemory.PAGE_SHIFT;
         final long physFirst = physical >>> SparseMemory.PAGE_SHIFT;
-        for (long p = first; p <= last; p++)
-        {
-            put((int)p, (kind == Kind.SDRAM ? SDRAM_BIT | LOADED_BIT : 0) | ((long)rights << PERM_SHIFT)
-                | (physFirst + p - first));
-        }
+        cut((int)first, (int)(last + 1));
+        final int pages = (int)(last + 1 - first);
+        insert(new Region((int)first, (int)(last + 1), (kind == Kind.SDRAM ? SDRAM_BIT : 0) | ((long)rights << PERM_SHIFT),
+            physFirst, kind == Kind.SDRAM ? null : new long[(pages + 63) >>> 6]));
     }
 
     /**
@@ -166,10 +225,7 @@ public final class Mmu
         checkVa(va, length);
         final long first = va >>> SparseMemory.PAGE_SHIFT;
         final long last = (va + Math.max(1, length) - 1) >>> SparseMemory.PAGE_SHIFT;
-        for (long p = first; p <= last; p++)
-        {
-            remove((int)p);
-        }
+        cut((int)first, (int)(last + 1));
     }
 
     private static void checkVa(final long va, final long length)
@@ -198,12 +254,13 @@ public final class Mmu
             return false;
         }
         final int page = (int)(va >>> SparseMemory.PAGE_SHIFT);
-        final long pte = get(page);
-        if (pte < 0 || (pte & LOADED_BIT) != 0)
+        final Region r = find(page);
+        if (r == null || r.isLoaded(page))
         {
             return false;
         }
-        put(page, pte | LOADED_BIT);
+        final int i = page - r.start;
+        r.loaded[i >>> 6] |= 1L << i;
         return true;
     }
 
@@ -298,6 +355,11 @@ public final class Mmu
     @Override
     public String toString()
     {
-        return "MMU of " + owner + " (" + size + " pages mapped)";
+        long pages = 0;
+        for (int i = 0; i < count; i++)
+        {
+            pages += regions[i].end - regions[i].start;
+        }
+        return "MMU of " + owner + " (" + pages + " pages mapped)";
     }
 }
