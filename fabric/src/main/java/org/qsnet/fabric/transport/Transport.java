@@ -101,11 +101,15 @@ public interface Transport extends AutoCloseable
     @Override
     void close();
 
+    /** How long {@link #send} waits for a full path to accept a frame before it gives up (wall clock). */
+    long SEND_STALL_NS = 10_000_000_000L;
+
     /**
-     * Offers a frame until it is accepted, spinning then yielding while the path is full. The caller
-     * must not rely on this while the peer waits for frames of its own that nobody polls (two
-     * endpoints both blocked in {@code send} with full paths wait forever); heartbeats still report
-     * a dead peer.
+     * Offers a frame until it is accepted, spinning then yielding while the path is full. A path
+     * that accepts nothing for {@link #SEND_STALL_NS} (10 s) fails the call instead of waiting
+     * forever: the peer is alive (heartbeats report a dead one) but does not poll, typically
+     * because it is itself blocked sending to this endpoint, which does not poll either. Poll
+     * while offering when both sides may send at once.
      *
      * @param peer    the destination partition.
      * @param type    the frame type.
@@ -117,15 +121,28 @@ public interface Transport extends AutoCloseable
     default void send(final int peer, final int type, final long timeNs, final long key, final ByteBuffer payload)
     {
         int idle = 0;
+        long since = 0;
         while (!offer(peer, type, timeNs, key, payload))
         {
             if (++idle < 100)
             {
                 Thread.onSpinWait();
+                continue;
             }
-            else
+            Thread.yield();
+            if ((idle & 1023) == 0)
             {
-                Thread.yield();
+                final long now = System.nanoTime(); // wall-clock: transport liveness, never part of a result
+                if (since == 0)
+                {
+                    since = now;
+                }
+                else if (now - since > SEND_STALL_NS)
+                {
+                    throw new TransportException(peer, "peer " + peer + " accepted no frame for "
+                        + SEND_STALL_NS / 1_000_000_000L + " s: its path is full and it does not poll (is it blocked "
+                        + "sending to this endpoint, which does not poll either?)");
+                }
             }
         }
     }

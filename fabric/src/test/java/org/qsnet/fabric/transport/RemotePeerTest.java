@@ -97,17 +97,23 @@ class RemotePeerTest
             ready.incrementAndGet();
         });
         final AtomicInteger echoed = new AtomicInteger();
-        for (int i = 0; i < 100; i++)
-        {
-            local.send(1, FrameDescriptor.MIN_APPLICATION_TYPE, i, -i, ByteBuffer.allocate(i * 100));
-        }
-        pollUntil(() -> echoed.get() == 100, (peer, type, timeNs, key, p) ->
+        final FrameHandler echo = (peer, type, timeNs, key, p) ->
         {
             assertEquals(echoed.get(), timeNs);
             assertEquals(-timeNs, key);
             assertEquals(timeNs * 100, p.remaining());
             echoed.incrementAndGet();
-        });
+        };
+        for (int i = 0; i < 100; i++)
+        {
+            // poll while the path is full: the peer echoes as it reads, and blocks when its own
+            // path back is full, so a sender that does not drain the echoes can deadlock with it
+            while (!local.offer(1, FrameDescriptor.MIN_APPLICATION_TYPE, i, -i, ByteBuffer.allocate(i * 100)))
+            {
+                local.poll(echo, 16);
+            }
+        }
+        pollUntil(() -> echoed.get() == 100, echo);
         if (kill)
         {
             child.destroyForcibly();
