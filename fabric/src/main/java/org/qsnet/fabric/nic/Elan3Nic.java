@@ -257,6 +257,7 @@ public final class Elan3Nic implements PacketEndpoint
     {
         ctx.detached = true;
         contexts.remove(ctx.number);
+        lastContext = null;
         translator.tlb.flush(ctx.number);
     }
 
@@ -434,8 +435,18 @@ public final class Elan3Nic implements PacketEndpoint
      */
     public NicContext context(final int number)
     {
-        return contexts.get(number);
+        // packets for one context come in runs: keep the last one found (no boxed key per packet)
+        final NicContext last = lastContext;
+        if (last != null && last.number == number && !last.detached)
+        {
+            return last;
+        }
+        final NicContext c = contexts.get(number);
+        lastContext = c;
+        return c;
     }
+
+    private NicContext lastContext;
 
     /**
      * @return contexts attached now, by number.

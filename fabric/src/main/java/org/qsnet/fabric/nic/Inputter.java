@@ -75,7 +75,7 @@ final class Inputter
         }
         else
         {
-            final NicContext c = nic.contexts.get(p.destContext);
+            final NicContext c = nic.context(p.destContext);
             if (c == null || !c.keyMatches(p.key))
             {
                 p.faultMessage = "packet for context 0x" + Integer.toHexString(p.destContext) + " on node " + node

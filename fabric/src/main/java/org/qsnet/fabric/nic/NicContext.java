@@ -29,7 +29,8 @@ public final class NicContext
     final Mmu mmu;
     final SparseMemory main;
     final SimProcess process;
-    final Map<Long, Signal> watchers = new HashMap<>();
+    /** Watched addresses, sorted: a write of a range wakes the watchers inside it without a scan of all. */
+    final java.util.TreeMap<Long, Signal> watchers = new java.util.TreeMap<>();
     final List<String> faults = new ArrayList<>();
     int[] vpNode = new int[0];
     int[] vpContext = new int[0];
@@ -292,12 +293,9 @@ public final class NicContext
         {
             return;
         }
-        for (final Map.Entry<Long, Signal> e : watchers.entrySet())
+        for (final Signal s : watchers.subMap(va, true, va + Math.max(1, length), false).values())
         {
-            if (e.getKey() >= va && e.getKey() < va + Math.max(1, length))
-            {
-                e.getValue().fire();
-            }
+            s.fire();
         }
     }
 
