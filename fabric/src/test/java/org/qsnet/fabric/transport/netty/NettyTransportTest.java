@@ -278,8 +278,11 @@ class NettyTransportTest
     @Test
     void shouldNotMistakeASlowConsumerForADeadPeer() throws Exception
     {
-        final NettyTransport a = acceptor();
-        final NettyTransport b = NettyTransport.open(context(1, KEY));
+        // a 3 s heartbeat timeout here: with 1 s, one CI run on the loaded 2-core machine saw a false
+        // "stopped answering" as the consumer resumed (cause not established; see the issue 12 note)
+        final NettyTransport a = NettyTransport.open(context(0, KEY).heartbeat(300, 3_000));
+        open.add(a);
+        final NettyTransport b = NettyTransport.open(context(1, KEY).heartbeat(300, 3_000));
         open.add(b);
         final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
         final CompletableFuture<Void> bc = CompletableFuture.runAsync(() -> b.connect(addresses));
@@ -301,7 +304,7 @@ class NettyTransportTest
         });
         sender.start();
         // nobody polls for twice the heartbeat timeout: the acceptor stops reading, the socket fills
-        Thread.sleep(2_000);
+        Thread.sleep(6_000);
         assertTrue(refused.get() > 0, "the sender was held back");
         final AtomicInteger got = new AtomicInteger();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
