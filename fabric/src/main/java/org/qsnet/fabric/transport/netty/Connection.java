@@ -44,6 +44,8 @@ final class Connection extends ChannelInboundHandlerAdapter
     private byte[] theirNonce;
     private ScheduledFuture<?> timer;
     private long lastReadNanos;
+    /** When the heartbeat timer last ran: a gap much longer than its interval means this side was not scheduled. */
+    private long lastTickNanos;
     private boolean closeSent;
 
     /**
@@ -244,10 +246,18 @@ final class Connection extends ChannelInboundHandlerAdapter
             {
                 return;
             }
+            final long tick = System.nanoTime(); // wall-clock: transport liveness and timeouts, never part of a result
+            if (lastTickNanos != 0 && tick - lastTickNanos > 2 * interval * 1_000_000L)
+            {
+                // this side's event loop did not run for a while (a starved CPU, a GC pause): the
+                // silence it measured is its own, not the peer's; judge from now on
+                lastReadNanos = tick;
+            }
+            lastTickNanos = tick;
             if (!ctx.channel().config().isAutoRead())
             {
                 // this side stopped reading (a slow consumer): the peer's frames wait in the socket
-                lastReadNanos = System.nanoTime(); // wall-clock: transport liveness and timeouts, never part of a result
+                lastReadNanos = tick;
             }
             final long silentNs = System.nanoTime() - lastReadNanos; // wall-clock: transport liveness and timeouts, never part of a result
             if (silentNs > timeoutNs)
