@@ -340,9 +340,14 @@ public final class ShmTransport extends RingTransport
     {
         final long interval = context.heartbeatIntervalMs();
         final long timeout = context.heartbeatTimeoutMs();
+        long previous = 0;
         while (!stopping)
         {
             final long now = System.currentTimeMillis(); // wall-clock: transport liveness and timeouts, never part of a result
+            // this thread did not run for over two intervals (a starved host, a GC pause): the peers'
+            // beats are late for the same reason, so write ours and judge from the next round
+            final boolean starved = previous != 0 && now - previous > 2 * interval;
+            previous = now;
             for (int p = 0; p < partitionCount; p++)
             {
                 if (p == partition)
@@ -352,7 +357,7 @@ public final class ShmTransport extends RingTransport
                 out[p].bytesStore().writeOrderedLong(M_PRODUCER_BEAT, now);
                 in[p].bytesStore().writeOrderedLong(M_CONSUMER_BEAT, now);
                 final long last = in[p].bytesStore().readVolatileLong(M_PRODUCER_BEAT);
-                if (now - last > timeout && failure(p) == null && !incoming[p].isProducerClosed())
+                if (!starved && now - last > timeout && failure(p) == null && !incoming[p].isProducerClosed())
                 {
                     final String message = "peer " + p + " stopped answering: no heartbeat for " + (now - last)
                         + " ms (timeout " + timeout + " ms, shared memory, partition " + partition + ")";
