@@ -60,6 +60,8 @@ public final class Elan3Nic implements PacketEndpoint
     final SparseMemory sdram;
     /** Attached hardware contexts by number (the inputter looks packets' destinations up here). */
     final Map<Integer, NicContext> contexts = new HashMap<>();
+    /** The context {@link #context(int)} found last: packets for one context come in runs. */
+    private NicContext lastContext;
     private long sdramAllocTop = SDRAM_ALLOC_BASE;
 
     private final NicResources shared;
@@ -435,7 +437,6 @@ public final class Elan3Nic implements PacketEndpoint
      */
     public NicContext context(final int number)
     {
-        // packets for one context come in runs: keep the last one found (no boxed key per packet)
         final NicContext last = lastContext;
         if (last != null && last.number == number && !last.detached)
         {
@@ -445,8 +446,6 @@ public final class Elan3Nic implements PacketEndpoint
         lastContext = c;
         return c;
     }
-
-    private NicContext lastContext;
 
     /**
      * @return contexts attached now, by number.
