@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntPredicate;
 
 import org.qsnet.fabric.QsnetException;
 
@@ -43,6 +44,10 @@ public final class Kernel
     private long limitNs = Long.MAX_VALUE;
     private long eventCount;
     private long traceHash = 0xcbf29ce484222325L;
+    private long traceSum;
+    private long tracedEvents;
+    private IntPredicate traced;
+    private boolean partitioned;
 
     SimProcess current;
     private Thread driver;
@@ -112,6 +117,78 @@ public final class Kernel
     public long traceHash()
     {
         return traceHash;
+    }
+
+    /**
+     * An order-free digest of the events this partition owns: the sum (mod 2^64) of a mix of each
+     * event's key {@code (time, origin, seq)}. The partitions of a distributed run own disjoint
+     * sets of events, so the sum of their digests equals the digest of the same run in one JVM;
+     * since events run in key order, equal key sets mean equal traces. Which origins this kernel
+     * owns is set by {@link #traceOnly(IntPredicate)} (all by default).
+     *
+     * @return the digest of the owned events processed so far.
+     */
+    public long traceSum()
+    {
+        return traceSum;
+    }
+
+    /**
+     * @return the number of events counted in {@link #traceSum()}.
+     */
+    public long tracedEvents()
+    {
+        return tracedEvents;
+    }
+
+    /**
+     * Counts in {@link #traceSum()} only the events of origins this partition owns (a partition
+     * also runs copies of events another partition owns, such as the replicated network's).
+     *
+     * @param owned which origin ids this kernel owns.
+     */
+    public void traceOnly(final IntPredicate owned)
+    {
+        this.traced = owned;
+    }
+
+    /**
+     * Marks this kernel as one partition of a distributed run: an empty queue with blocked
+     * processes is then not a deadlock by itself (their wake-up may come from another partition),
+     * and the driver of the run decides.
+     */
+    public void partitioned()
+    {
+        this.partitioned = true;
+    }
+
+    /**
+     * @return the time of the earliest pending event, {@link Long#MAX_VALUE} when none is pending.
+     */
+    public long nextEventTimeNs()
+    {
+        return queue.peekTimeNs();
+    }
+
+    /**
+     * Inserts an event another partition scheduled, under the key it was given there. Only between
+     * {@link #runUntil(long)} calls (never from an event or a process). Every event of one origin
+     * must come from the partition that owns it, in sequence order, and no event of that origin may
+     * be scheduled here: the queue then orders it exactly as one kernel would have.
+     *
+     * @param originId  the origin that scheduled it.
+     * @param timeNs    its time, after now.
+     * @param originSeq its sequence number at that origin.
+     * @param handler   what to run.
+     */
+    public void scheduleRemote(final int originId, final long timeNs, final long originSeq, final EventHandler handler)
+    {
+        if (timeNs <= nowNs && eventCount > 0)
+        {
+            throw new QsnetException("remote event time " + timeNs + " ns of origin " + originId
+                + " is not after now (" + nowNs + " ns): the partition's lookahead was violated");
+        }
+        queue.add(timeNs, originId, originSeq, handler);
     }
 
     /**
@@ -237,7 +314,7 @@ public final class Kernel
             }
             throw new SimulationException("simulation aborted at " + nowNs + " ns: " + abortCause, abortCause);
         }
-        if (queue.isEmpty())
+        if (queue.isEmpty() && !partitioned)
         {
             final List<SimProcess> blocked = new ArrayList<>();
             for (final SimProcess p : processes)
@@ -262,7 +339,7 @@ public final class Kernel
                 throw new SimulationException(sb.toString(), null, r);
             }
         }
-        else if (endNs != Long.MAX_VALUE)
+        else if (!queue.isEmpty() && endNs != Long.MAX_VALUE)
         {
             nowNs = endNs;
         }
@@ -369,6 +446,12 @@ public final class Kernel
             h = (h ^ q.polledOrigin) * 0x100000001b3L;
             h = (h ^ q.polledSeq) * 0x100000001b3L;
             traceHash = h;
+            final int origin = q.polledOrigin;
+            if (traced == null || traced.test(origin))
+            {
+                traceSum += mix(timeNs, origin, q.polledSeq);
+                tracedEvents++;
+            }
             if (handler instanceof SimProcess.Resume r)
             {
                 r.process.clockNs = timeNs;
@@ -422,6 +505,15 @@ public final class Kernel
         transferTo(next);
         me.awaitTurn();
         current = me;
+    }
+
+    /** A 64-bit mix of an event key (SplitMix64 finaliser over its three fields). */
+    private static long mix(final long timeNs, final int origin, final long seq)
+    {
+        long z = timeNs * 0x9E3779B97F4A7C15L + ((long)origin << 40 ^ seq) * 0xC2B2AE3D27D4EB4FL;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     boolean fastPathAllowed(final long newClockNs)

@@ -77,6 +77,17 @@ public final class Origin
         return nextSeq++;
     }
 
+    /**
+     * The sequence number the next event scheduled by this origin will get: for a partitioned
+     * run, which ships an event it schedules to the partitions that must run it, under its key.
+     *
+     * @return the next sequence number.
+     */
+    public long peekSeq()
+    {
+        return nextSeq;
+    }
+
     @Override
     public String toString()
     {

@@ -20,6 +20,8 @@ final class Circuit implements EventHandler
     int[] depths;
     int count;
     int releaseDepth;
+    /** Which attempt of the packet this is: its retries when the attempt started. */
+    int attempt;
     int releaseIndex;
     long ackNs;
     // broadcast

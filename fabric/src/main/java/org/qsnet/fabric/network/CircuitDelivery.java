@@ -21,14 +21,19 @@ final class CircuitDelivery
     private final PacketEndpoint[] endpoints;
     private final SplittableRandom[] crcRandom;
     private final Origin[] nodeOrigins;
+    private final Origin[] broadcastAckOrigins;
+    private final RemoteCircuits remote;
     private final long hopNs;
     long deliveredPackets;
     long deliveredPayloadBytes;
     long crcErrors;
 
     CircuitDelivery(final Fabric fabric, final FabricConfig config, final HeaderRouter router,
-        final PacketEndpoint[] endpoints, final SplittableRandom[] crcRandom, final Origin[] nodeOrigins, final long hopNs)
+        final PacketEndpoint[] endpoints, final SplittableRandom[] crcRandom, final Origin[] nodeOrigins,
+        final Origin[] broadcastAckOrigins, final RemoteCircuits remote, final long hopNs)
     {
+        this.broadcastAckOrigins = broadcastAckOrigins;
+        this.remote = remote;
         this.fabric = fabric;
         this.config = config;
         this.router = router;
@@ -62,7 +67,15 @@ final class CircuitDelivery
         p.times(headNs, tail);
         final int node = p.isBroadcast() ? p.source() : p.destination();
         c.phase = Circuit.TAIL;
-        nodeOrigins[node].schedule(tail, c);
+        if (remote.isLocal(node))
+        {
+            final Origin o = nodeOrigins[node];
+            if (remote.distributed())
+            {
+                remote.shipPhase(RemoteCircuits.TAIL, c, o.id(), o.peekSeq(), tail, 0);
+            }
+            o.schedule(tail, c);
+        }
     }
 
     /**
@@ -116,8 +129,9 @@ final class CircuitDelivery
     void deliver(final Circuit c, final long now)
     {
         final Packet p = c.packet;
-        final int first = p.isBroadcast() ? p.broadcastFirst() : p.destination();
-        final int last = p.isBroadcast() ? p.broadcastLast() : p.destination();
+        final boolean broadcast = p.isBroadcast();
+        final int first = broadcast ? p.broadcastFirst() : p.destination();
+        final int last = broadcast ? p.broadcastLast() : p.destination();
         final double rate = config.crcErrorRate();
         if (rate > 0)
         {
@@ -130,6 +144,12 @@ final class CircuitDelivery
                     c.nack = true;
                 }
             }
+        }
+        final boolean deferred = broadcast && remote.distributed();
+        if (deferred)
+        {
+            // the recipients' answers are combined at the end of the window (RemoteCircuits)
+            remote.broadcastTail(c, now, c.nack);
         }
         long turnaround = config.ackTurnaroundNs();
         if (c.nack)
@@ -155,20 +175,64 @@ final class CircuitDelivery
                             + " ns; it must be at least 0");
                     }
                     turnaround = node == first ? t : Math.max(turnaround, t);
+                    if (deferred)
+                    {
+                        remote.broadcastPart(p, node, t);
+                    }
                 }
                 deliveredPackets++;
                 deliveredPayloadBytes += p.payloadBytes();
             }
-            p.setAckValue(combined);
+            if (!deferred)
+            {
+                p.setAckValue(combined);
+            }
         }
+        if (broadcast)
+        {
+            if (!deferred)
+            {
+                scheduleBroadcastAck(c, now, turnaround);
+            }
+            return;
+        }
+        if (remote.isLocal(first))
+        {
+            final long ackAt = now + turnaround + fabric.pathLatencyNs(maxDepth(c));
+            c.phase = Circuit.ACK;
+            final Origin o = nodeOrigins[first];
+            if (remote.distributed())
+            {
+                remote.shipAck(c, o.id(), o.peekSeq(), ackAt);
+            }
+            o.schedule(ackAt, c);
+        }
+    }
+
+    private static int maxDepth(final Circuit c)
+    {
         int depth = 0;
         for (int i = 0; i < c.count; i++)
         {
             depth = Math.max(depth, c.depths[i]);
         }
-        final long ackAt = now + turnaround + fabric.pathLatencyNs(depth);
+        return depth;
+    }
+
+    /**
+     * Schedules a broadcast's acknowledgement under its first recipient's broadcast-ack origin, at
+     * the tail (one partition) or at the end of the tail's window (several, every partition alike).
+     */
+    long broadcastAckLowerBoundNs(final Circuit c, final long tailNs)
+    {
+        return tailNs + fabric.pathLatencyNs(maxDepth(c));
+    }
+
+    void scheduleBroadcastAck(final Circuit c, final long tailNs, final long turnaroundNs)
+    {
+        final long ackAt = tailNs + turnaroundNs + fabric.pathLatencyNs(maxDepth(c));
         c.phase = Circuit.ACK;
-        nodeOrigins[first].schedule(ackAt, c);
+        broadcastAckOrigins[c.packet.broadcastFirst()].schedule(ackAt, c);
     }
 
     void ackArrived(final Circuit c, final long now)
@@ -180,7 +244,10 @@ final class CircuitDelivery
         if (c.nack)
         {
             p.retried();
-            router.startAttempt(p, now);
+            if (remote.isLocal(p.source()))
+            {
+                router.startAttempt(p, now);
+            }
         }
         else
         {
@@ -202,7 +269,16 @@ final class CircuitDelivery
             final int depth = c.depths[i];
             if (depth == d)
             {
-                router.releaseVc(c.links[i], c.vcs[i], now);
+                final LinkOutput l = c.links[i];
+                if (l.fromNode >= 0 && !remote.isLocal(l.fromNode))
+                {
+                    // a replica's copy of another partition's node link: its owner arbitrates
+                    l.releaseVc(c.vcs[i]);
+                }
+                else
+                {
+                    router.releaseVc(l, c.vcs[i], now);
+                }
             }
             else if (depth > d)
             {
@@ -213,7 +289,21 @@ final class CircuitDelivery
         {
             c.releaseDepth = d + 1;
             c.phase = Circuit.RELEASE;
-            nodeOrigins[c.packet.source()].schedule(now + hopNs, c);
+            final int source = c.packet.source();
+            if (remote.isLocal(source))
+            {
+                final Origin o = nodeOrigins[source];
+                if (remote.distributed())
+                {
+                    remote.shipPhase(RemoteCircuits.RELEASE, c, o.id(), o.peekSeq(), now + hopNs, d + 1);
+                }
+                o.schedule(now + hopNs, c);
+            }
+        }
+        else if (!c.nack && remote.distributed())
+        {
+            // the last channels of a delivered packet are free: no event of it is left anywhere
+            remote.acked(c.packet);
         }
     }
 }

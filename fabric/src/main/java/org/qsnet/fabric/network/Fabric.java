@@ -56,6 +56,8 @@ public final class Fabric
 
     private final HeaderRouter router;
     private final CircuitDelivery delivery;
+    private final RemoteCircuits remote;
+    private final Partitioning partitioning;
     private long statsSinceNs;
 
     /**
@@ -65,6 +67,20 @@ public final class Fabric
      * @param config the fabric's parameters.
      */
     public Fabric(final Kernel kernel, final FabricConfig config)
+    {
+        this(kernel, config, null);
+    }
+
+    /**
+     * Builds the tree of {@code config} in {@code kernel} as one partition of a distributed run:
+     * this kernel runs the nodes {@code partitioning} gives it and a replica of the whole network
+     * (see {@link Partitioning}); what crosses partitions goes through {@link #remote()}.
+     *
+     * @param kernel       the kernel of this partition.
+     * @param config       the fabric's parameters (the same in every partition).
+     * @param partitioning which nodes this partition runs; null for a run in one JVM.
+     */
+    public Fabric(final Kernel kernel, final FabricConfig config, final Partitioning partitioning)
     {
         this.kernel = kernel;
         this.config = config;
@@ -120,9 +136,28 @@ public final class Fabric
         {
             crcRandom[i] = root.split();
         }
+        // a broadcast's acknowledgement has an origin of its own (see RemoteCircuits)
+        final Origin[] broadcastAckOrigins = new Origin[nodes];
+        for (int i = 0; i < nodes; i++)
+        {
+            broadcastAckOrigins[i] = kernel.origin(nodes + switches.length + i, "broadcast acks of node " + i);
+        }
+        this.partitioning = partitioning != null ? partitioning : Partitioning.single(nodes);
+        QsnetException.require(this.partitioning.nodeCount() == nodes, "partitioning node count",
+            this.partitioning.nodeCount(), "must equal the fabric's " + nodes + " nodes");
+        QsnetException.require(!this.partitioning.isDistributed() || wire > 0, "wireDelayNs", wire,
+            "must be at least 1 ns in a partitioned run (it is the lookahead)");
+        remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
         router = new HeaderRouter(kernel, config, topology, nodeOut, nodeOrigins, switchOrigins);
-        delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, hopNs);
-        router.connect(delivery);
+        delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,
+            remote, hopNs);
+        router.connect(delivery, remote);
+        remote.connect(router, delivery);
+        if (this.partitioning.isDistributed())
+        {
+            kernel.partitioned();
+            kernel.traceOnly(remote::ownsOrigin);
+        }
         ports = new Port[nodes];
         for (int i = 0; i < nodes; i++)
         {
@@ -144,6 +179,22 @@ public final class Fabric
     public Kernel kernel()
     {
         return kernel;
+    }
+
+    /**
+     * @return which nodes this fabric's partition runs (one partition in a run in one JVM).
+     */
+    public Partitioning partitioning()
+    {
+        return partitioning;
+    }
+
+    /**
+     * @return what crosses to the other partitions of a distributed run (unused in one JVM).
+     */
+    public RemoteCircuits remote()
+    {
+        return remote;
     }
 
     /**
@@ -217,6 +268,11 @@ public final class Fabric
     public FabricPort attach(final int node, final PacketEndpoint endpoint)
     {
         topology.checkNode("node", node);
+        if (!partitioning.isLocal(node))
+        {
+            throw new QsnetException("node " + node + " belongs to partition " + partitioning.ownerOf(node)
+                + "; this is partition " + partitioning.self() + " of " + partitioning.count());
+        }
         if (endpoints[node] != null)
         {
             throw new QsnetException("node " + node + " already has an endpoint attached");
@@ -318,6 +374,7 @@ public final class Fabric
         delivery.deliveredPayloadBytes = 0;
         delivery.crcErrors = 0;
         router.packetHops = 0;
+        router.nodeLinkHops = 0;
     }
 
     /**
@@ -353,11 +410,22 @@ public final class Fabric
     }
 
     /**
-     * @return link hops taken by headers since the last reset.
+     * @return link hops taken by headers since the last reset: over this partition's node links
+     * and over every switch's links (the whole run in one JVM).
      */
     public long packetHops()
     {
         return router.packetHops;
+    }
+
+    /**
+     * @return of {@link #packetHops()}, the hops over this partition's node links (in a
+     * distributed run the whole run's hops are the sum of these plus the switch hops, which every
+     * partition counts alike).
+     */
+    public long nodeLinkHops()
+    {
+        return router.nodeLinkHops;
     }
 
     // ---------------------------------------------------------------- ports

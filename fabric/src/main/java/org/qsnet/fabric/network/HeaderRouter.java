@@ -27,7 +27,10 @@ final class HeaderRouter
     private final long[] nextSeq;
     /** Set once, right after construction (the two halves of a circuit's life call each other). */
     private CircuitDelivery delivery;
+    private RemoteCircuits remote;
     long packetHops;
+    /** Of {@link #packetHops}, those over this partition's node links. */
+    long nodeLinkHops;
 
     HeaderRouter(final Kernel kernel, final FabricConfig config, final Topology topology, final LinkOutput[] nodeOut,
         final Origin[] nodeOrigins, final Origin[] switchOrigins)
@@ -41,9 +44,10 @@ final class HeaderRouter
         this.nextSeq = new long[nodeOut.length];
     }
 
-    void connect(final CircuitDelivery circuitDelivery)
+    void connect(final CircuitDelivery circuitDelivery, final RemoteCircuits remoteCircuits)
     {
         this.delivery = circuitDelivery;
+        this.remote = remoteCircuits;
     }
 
     long unicastRoute(final int destination, final int level)
@@ -84,6 +88,18 @@ final class HeaderRouter
         {
             throw new QsnetException("packet " + p + " was already injected at " + p.injectNs() + " ns");
         }
+        route(node, p);
+        p.injected(now, ((long)node << 40) | nextSeq[node]++);
+        if (remote.distributed())
+        {
+            remote.injected(p);
+        }
+        startAttempt(p, now);
+    }
+
+    /** Gives a packet injected at {@code node} its route tags and wire size. */
+    void route(final int node, final Packet p)
+    {
         final int level;
         if (p.isBroadcast())
         {
@@ -106,21 +122,28 @@ final class HeaderRouter
             p.tagCount = 2 * level - 1;
         }
         p.wireBytes = p.payloadBytes() + config.packetOverheadBytes();
-        p.injected(now, ((long)node << 40) | nextSeq[node]++);
-        startAttempt(p, now);
     }
 
     void startAttempt(final Packet p, final long now)
     {
+        final Circuit c = newCircuit(p);
+        final Head h = new Head(this, p, c);
+        h.ageSinceNs = now;
+        request(h, nodeOut[p.source()], now);
+    }
+
+    /** A new attempt's circuit, now the packet's. */
+    Circuit newCircuit(final Packet p)
+    {
         final Circuit c = new Circuit(delivery, p, Math.max(6, p.tagCount + 1));
+        c.attempt = p.retries();
+        p.previousCircuit = p.circuit;
         p.circuit = c;
         if (p.isBroadcast())
         {
             c.leavesPending = p.broadcastLast() - p.broadcastFirst() + 1;
         }
-        final Head h = new Head(this, p, c);
-        h.ageSinceNs = now;
-        request(h, nodeOut[p.source()], now);
+        return c;
     }
 
     private void request(final Head h, final LinkOutput out, final long now)
@@ -147,7 +170,17 @@ final class HeaderRouter
         h.circuit.add(out, vc, h.depth);
         h.via = out;
         packetHops++;
-        origin(out).schedule(now + out.forwardDelayNs, h);
+        final Origin o = origin(out);
+        if (out.fromNode >= 0)
+        {
+            nodeLinkHops++;
+        }
+        if (out.fromNode >= 0 && remote.distributed())
+        {
+            // the header leaves its node: the other partitions' replicas must see it reach the leaf
+            remote.shipHead(h, o.id(), o.peekSeq(), now + out.forwardDelayNs);
+        }
+        o.schedule(now + out.forwardDelayNs, h);
     }
 
     private Origin origin(final LinkOutput out)

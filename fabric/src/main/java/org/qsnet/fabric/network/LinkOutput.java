@@ -71,6 +71,17 @@ public final class LinkOutput
         return vc;
     }
 
+    /** A replica of the network takes the channel its owner took (a node link's, see RemoteCircuits). */
+    void takeVc(final int vc)
+    {
+        if ((vcBusyMask & 1 << vc) != 0)
+        {
+            throw new IllegalStateException(name + ": virtual channel " + vc + " is already taken");
+        }
+        vcBusyMask |= 1 << vc;
+        vcBusy++;
+    }
+
     void releaseVc(final int vc)
     {
         bodyStartNs[vc] = 0;

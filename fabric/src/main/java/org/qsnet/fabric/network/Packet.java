@@ -48,6 +48,8 @@ public final class Packet
     long route;
     int tagCount;
     Circuit circuit;
+    /** The attempt before {@link #circuit}, whose EOP may still be releasing channels. */
+    Circuit previousCircuit;
 
     private Packet(final int source, final int destination, final int first, final int last, final int payloadBytes,
         final Kind kind)

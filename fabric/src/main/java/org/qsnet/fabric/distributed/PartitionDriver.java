@@ -1,0 +1,295 @@
+package org.qsnet.fabric.distributed;
+
+import java.nio.ByteBuffer;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.Kernel;
+import org.qsnet.fabric.engine.RunReport;
+import org.qsnet.fabric.engine.SimProcess;
+import org.qsnet.fabric.engine.SimulationException;
+import org.qsnet.fabric.network.RemoteCircuits;
+import org.qsnet.fabric.network.WireBuffer;
+import org.qsnet.fabric.transport.FrameDescriptor;
+import org.qsnet.fabric.transport.Transport;
+
+/**
+ * Runs one partition of a distributed simulation in conservative synchronous windows:
+ * <pre>
+ *   T = the earliest pending event of every partition (agreed by all)
+ *   loop: run every local event in [T, T + lookahead)         (lookahead = the node link's wire)
+ *         send the window's shipped events to every other partition, then a WINDOW frame
+ *           carrying a lower bound of this partition's next event
+ *         receive every other partition's events of the window and its WINDOW frame
+ *         combine the window's broadcast acknowledgements (RemoteCircuits.endWindow)
+ *         T = the least bound any partition sent; stop when none has an event (T = infinity)
+ * </pre>
+ * An event shipped in a window lies at least the lookahead past its scheduling, so it is never
+ * before the next window; events run in each partition in the order of their keys, so the union
+ * of the partitions' runs is the run in one JVM, event for event. When nothing happens for a while
+ * (long compute phases, idle links) the next window starts at the next event anywhere: idle
+ * simulated time costs one exchange, not one per lookahead.
+ */
+public final class PartitionDriver
+{
+    /** Frame type: a chunk of a window's shipped events. */
+    public static final int TYPE_EVENTS = FrameDescriptor.MIN_APPLICATION_TYPE;
+    /** Frame type: the end of a partition's window; time = a lower bound of its next event. */
+    public static final int TYPE_WINDOW = FrameDescriptor.MIN_APPLICATION_TYPE + 1;
+    /** Frame type: the sending partition failed; the payload is its reason (UTF-8). */
+    public static final int TYPE_ABORT = FrameDescriptor.MIN_APPLICATION_TYPE + 2;
+
+    private final Kernel kernel;
+    private final RemoteCircuits remote;
+    private final Transport transport;
+    private final int self;
+    private final int count;
+    /** Per window parity and peer: its events of that window (a peer may be one window ahead). */
+    private final WireBuffer[][] inbound;
+    private final long[][] peerNext;
+    /** Per peer: WINDOW frames received, i.e. the window its next frames belong to. */
+    private final long[] peerWindow;
+    private long windows;
+    private long currentWindow;
+
+    /**
+     * @param kernel    this partition's kernel.
+     * @param remote    this partition's fabric's remote side ({@code fabric.remote()}).
+     * @param transport this partition's endpoint of the job's transport.
+     */
+    public PartitionDriver(final Kernel kernel, final RemoteCircuits remote, final Transport transport)
+    {
+        QsnetException.require(transport.partitionCount() == remote.partitioning().count(), "transport partitions",
+            transport.partitionCount(), "must equal the fabric's partition count (" + remote.partitioning().count() + ")");
+        QsnetException.require(transport.partition() == remote.partitioning().self(), "transport partition",
+            transport.partition(), "must equal the fabric's partition (" + remote.partitioning().self() + ")");
+        this.kernel = kernel;
+        this.remote = remote;
+        this.transport = transport;
+        this.self = transport.partition();
+        this.count = transport.partitionCount();
+        this.inbound = new WireBuffer[2][count];
+        for (int i = 0; i < count; i++)
+        {
+            inbound[0][i] = new WireBuffer(1 << 12);
+            inbound[1][i] = new WireBuffer(1 << 12);
+        }
+        this.peerNext = new long[2][count];
+        this.peerWindow = new long[count];
+    }
+
+    /**
+     * @return windows run so far.
+     */
+    public long windows()
+    {
+        return windows;
+    }
+
+    /**
+     * Runs until no partition has an event pending or the next one is after {@code endNs}; every
+     * partition of the job must call it with the same {@code endNs}.
+     *
+     * @param endNs the last simulated time to run ({@link Long#MAX_VALUE}: until quiescence).
+     * @return this partition's report.
+     * @throws SimulationException when every partition is idle and processes of this one still
+     * wait (a deadlock of the whole job), naming them.
+     */
+    public RunReport run(final long endNs)
+    {
+        try
+        {
+            return runWindows(endNs);
+        }
+        catch (final PeerFailed e)
+        {
+            throw e.failure;
+        }
+        catch (final RuntimeException | Error e)
+        {
+            abortPeers(e);
+            throw e;
+        }
+    }
+
+    /** Tells every open peer that this partition failed, so that none waits for it forever. */
+    private void abortPeers(final Throwable e)
+    {
+        final ByteBuffer reason = ByteBuffer.wrap(String.valueOf(e).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            0, Math.min(4096, String.valueOf(e).getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+        for (int peer = 0; peer < count; peer++)
+        {
+            if (peer != self)
+            {
+                try
+                {
+                    if (transport.isPeerOpen(peer))
+                    {
+                        transport.offer(peer, TYPE_ABORT, kernel.nowNs(), 0, reason);
+                    }
+                }
+                catch (final RuntimeException ignored)
+                {
+                    // the peer is gone already; nothing else to tell it
+                }
+            }
+        }
+    }
+
+    /** A peer's abort, carried out of the frame handler. */
+    private static final class PeerFailed extends RuntimeException
+    {
+        final SimulationException failure;
+
+        PeerFailed(final SimulationException failure)
+        {
+            super(failure.getMessage(), null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    private RunReport runWindows(final long endNs)
+    {
+        final long lookahead = remote.lookaheadNs();
+        long t = exchange(kernel.nextEventTimeNs());
+        while (t != Long.MAX_VALUE && t <= endNs)
+        {
+            final long windowEnd = Math.min(endNs, t + lookahead - 1);
+            kernel.runUntil(windowEnd);
+            windows++;
+            final long bound = Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs());
+            t = exchange(bound);
+        }
+        if (t == Long.MAX_VALUE)
+        {
+            final StringBuilder sb = new StringBuilder();
+            for (final SimProcess p : kernel.processes())
+            {
+                if (!p.state().isTerminal())
+                {
+                    sb.append("\n  ").append(p.name()).append(" waits for ").append(p.waitingFor());
+                }
+            }
+            if (sb.length() > 0)
+            {
+                final RunReport r = kernel.snapshot();
+                kernel.shutdown();
+                throw new SimulationException("deadlock at " + kernel.nowNs() + " ns: no partition of the job has an event"
+                    + " pending and processes of partition " + self + " are blocked:" + sb, null, r);
+            }
+        }
+        else if (endNs != Long.MAX_VALUE && kernel.nowNs() < endNs)
+        {
+            kernel.runUntil(endNs);
+        }
+        return kernel.report();
+    }
+
+    /**
+     * Sends this window's events and a bound of this partition's next event, receives every other
+     * partition's, and returns the least bound.
+     */
+    private long exchange(final long ownBound)
+    {
+        final long window = currentWindow++;
+        final ByteBuffer out = remote.outbox();
+        final int max = transport.maxPayloadBytes();
+        for (int peer = 0; peer < count; peer++)
+        {
+            if (peer == self)
+            {
+                continue;
+            }
+            int from = 0;
+            final int total = out.limit();
+            while (from < total)
+            {
+                final int n = Math.min(max, total - from);
+                final ByteBuffer chunk = out.duplicate();
+                chunk.position(from).limit(from + n);
+                sendPolling(peer, TYPE_EVENTS, window, chunk);
+                from += n;
+            }
+            sendPolling(peer, TYPE_WINDOW, ownBound, ByteBuffer.allocate(0));
+        }
+        remote.clearOutbox();
+        while (!allPeersEnded(window))
+        {
+            if (transport.poll(this::onFrame, 64) == 0)
+            {
+                transport.awaitFrames(1_000_000L);
+            }
+        }
+        final int slot = (int)(window & 1);
+        long least = ownBound;
+        for (int peer = 0; peer < count; peer++)
+        {
+            if (peer != self)
+            {
+                final WireBuffer b = inbound[slot][peer];
+                if (b.position() > 0)
+                {
+                    remote.receive(b.flip());
+                    b.clear();
+                }
+                least = Math.min(least, peerNext[slot][peer]);
+            }
+        }
+        // the window's broadcast acknowledgements are scheduled now, by every partition alike; the
+        // bounds every partition sent cover them, so all agree on the next window without asking
+        remote.endWindow();
+        return least;
+    }
+
+    private boolean allPeersEnded(final long window)
+    {
+        for (int peer = 0; peer < count; peer++)
+        {
+            if (peer != self && peerWindow[peer] <= window)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void onFrame(final int peer, final int type, final long timeNs, final long key, final ByteBuffer payload)
+    {
+        final long w = peerWindow[peer];
+        if (w > currentWindow)
+        {
+            throw new QsnetException("partition " + peer + " sent a frame of type " + type + " for window " + w
+                + " while this partition is at window " + (currentWindow - 1) + ": it ran ahead of the lookahead");
+        }
+        final int slot = (int)(w & 1);
+        if (type == TYPE_EVENTS)
+        {
+            inbound[slot][peer].put(payload);
+        }
+        else if (type == TYPE_WINDOW)
+        {
+            peerNext[slot][peer] = timeNs;
+            peerWindow[peer] = w + 1;
+        }
+        else if (type == TYPE_ABORT)
+        {
+            final byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            throw new PeerFailed(new SimulationException("partition " + peer + " of the job failed at " + timeNs
+                + " ns (simulated): " + new String(b, java.nio.charset.StandardCharsets.UTF_8), null));
+        }
+        else
+        {
+            throw new QsnetException("partition " + peer + " sent an unknown frame type " + type);
+        }
+    }
+
+    private void sendPolling(final int peer, final int type, final long timeNs, final ByteBuffer payload)
+    {
+        // poll while the path is full: the peer may be sending to this partition at the same time
+        while (!transport.offer(peer, type, timeNs, 0, payload))
+        {
+            transport.poll(this::onFrame, 64);
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,577 @@
+package org.qsnet.fabric.network;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.EventHandler;
+import org.qsnet.fabric.engine.Kernel;
+
+/**
+ * The network's side of a partitioned run: what one partition's nodes do to circuits that the
+ * other partitions' replicas of the network must see, written to an outbox as keyed events, and
+ * the same events from the other partitions, inserted into this kernel under their keys.
+ *
+ * <p>Every partition runs the whole network (see {@link Partitioning}); an event is
+ * <em>scheduled</em> only by the partition that owns its origin, and shipped to the others when
+ * they must run it too. Each shipped event lies at least the lookahead past the time it was
+ * scheduled at, so it reaches every partition before the window that holds it:
+ * <pre>
+ *  event                     scheduled by (origin)            at least after scheduling
+ *  HEAD  header reaches leaf  source's owner (source node)      wire (= the lookahead)
+ *  TAIL  body at the inputter destination's owner (dest node)   body serialisation (145 ns)
+ *        (broadcast: source's owner, source node)
+ *  ACK   unicast ack at source destination's owner (dest node)   2 x wire + switch
+ *  REL   EOP frees depth d    source's owner (source node)      wire + switch
+ * </pre>
+ * A broadcast's acknowledgement combines every recipient's answer, and the recipients may live
+ * in several partitions: each ships its recipients' answers ({@code PART}), and at the end of the
+ * window every partition combines them, in the order the tails ran, and schedules the same
+ * acknowledgement under the first recipient's broadcast-ack origin (an origin no one else uses,
+ * so the order is that of one JVM, where it is scheduled at the tail).
+ *
+ * <p>Node links: the owner keeps their virtual channels and waiting headers; a replica takes
+ * the channel named in HEAD when the header reaches the leaf and frees it at the ACK (nothing in
+ * a replica reads it in between), and keeps the bodies reserved on it, as for every other link.
+ */
+public final class RemoteCircuits
+{
+    static final byte HEAD = 1;
+    static final byte TAIL = 2;
+    static final byte ACK = 3;
+    static final byte RELEASE = 4;
+    static final byte PART = 5;
+
+    private final Kernel kernel;
+    private final Partitioning partitioning;
+    private final FabricConfig config;
+    private final Topology topology;
+    private final int switchCount;
+    private final LinkOutput[] nodeOut;
+    private HeaderRouter router;
+    private CircuitDelivery delivery;
+    private PacketCodec codec = PacketCodec.NONE;
+    private final WireBuffer outbox = new WireBuffer(1 << 16);
+    private final WireBuffer scratch = new WireBuffer(1 << 10);
+    /** Packets in flight in this partition: the owner's own and the replicas' copies, by key. */
+    private final Map<Long, Packet> inFlight = new HashMap<>();
+    /** Broadcast tails of this window, in the order they ran, awaiting every recipient's answer. */
+    private final List<PendingBroadcast> pending = new ArrayList<>();
+    private final Map<Long, PendingBroadcast> pendingByKey = new HashMap<>();
+    long eventsShipped;
+    long eventsReceived;
+    /** The earliest time of an event shipped in this window. */
+    private long shippedMinNs = Long.MAX_VALUE;
+
+    RemoteCircuits(final Kernel kernel, final Partitioning partitioning, final FabricConfig config,
+        final Topology topology, final LinkOutput[] nodeOut)
+    {
+        this.kernel = kernel;
+        this.partitioning = partitioning;
+        this.config = config;
+        this.topology = topology;
+        this.switchCount = topology.switchCount();
+        this.nodeOut = nodeOut;
+    }
+
+    void connect(final HeaderRouter headerRouter, final CircuitDelivery circuitDelivery)
+    {
+        this.router = headerRouter;
+        this.delivery = circuitDelivery;
+    }
+
+    /**
+     * @return how this run is partitioned.
+     */
+    public Partitioning partitioning()
+    {
+        return partitioning;
+    }
+
+    /**
+     * The lookahead: no event this partition ships lies less than this past the time it was
+     * scheduled at, so windows of this length can run in parallel.
+     *
+     * @return the node link's wire delay, ns.
+     */
+    public long lookaheadNs()
+    {
+        return config.wireDelayNs();
+    }
+
+    /**
+     * Sets how packet attachments cross partitions (the NIC model's DMA packets, a traffic
+     * generator's messages). Set it before any packet is injected.
+     *
+     * @param packetCodec the codec.
+     */
+    public void codec(final PacketCodec packetCodec)
+    {
+        this.codec = packetCodec;
+    }
+
+    /**
+     * Whether an origin's events are this partition's to count in the kernel's trace digest:
+     * its nodes', and a share of the replicated switches' (switch {@code s} counts in partition
+     * {@code s mod count}).
+     *
+     * @param originId an origin id.
+     * @return whether this partition owns it.
+     */
+    public boolean ownsOrigin(final int originId)
+    {
+        final int nodes = partitioning.nodeCount();
+        if (originId < nodes)
+        {
+            return partitioning.isLocal(originId);
+        }
+        if (originId < nodes + switchCount)
+        {
+            return (originId - nodes) % partitioning.count() == partitioning.self();
+        }
+        if (originId < 2 * nodes + switchCount)
+        {
+            return partitioning.isLocal(originId - nodes - switchCount);
+        }
+        return true;
+    }
+
+    /**
+     * @return the events of this window so far, to send to every other partition (position 0,
+     * limit = bytes written). Valid until {@link #clearOutbox()}.
+     */
+    public ByteBuffer outbox()
+    {
+        return outbox.flip();
+    }
+
+    /**
+     * @return whether this window shipped nothing yet.
+     */
+    public boolean outboxEmpty()
+    {
+        return outbox.position() == 0;
+    }
+
+    /** Forgets the outbox once sent. */
+    public void clearOutbox()
+    {
+        outbox.clear();
+        shippedMinNs = Long.MAX_VALUE;
+    }
+
+    /**
+     * A lower bound of the events this window adds to other partitions' queues: the events shipped
+     * in it, and the acknowledgements of its broadcasts, which every partition schedules at its
+     * end (at least the path's latency after the tail, whatever the recipients answer).
+     *
+     * @return the bound, {@link Long#MAX_VALUE} when there are none.
+     */
+    public long nextShippedBoundNs()
+    {
+        long t = shippedMinNs;
+        for (final PendingBroadcast b : pending)
+        {
+            t = Math.min(t, delivery.broadcastAckLowerBoundNs(b.circuit, b.tailNs));
+        }
+        return t;
+    }
+
+    /**
+     * @return events shipped to the other partitions so far.
+     */
+    public long eventsShipped()
+    {
+        return eventsShipped;
+    }
+
+    /**
+     * @return events received from the other partitions so far.
+     */
+    public long eventsReceived()
+    {
+        return eventsReceived;
+    }
+
+    // ---------------------------------------------------------------- owner side
+
+    boolean isLocal(final int node)
+    {
+        return partitioning.isLocal(node);
+    }
+
+    boolean distributed()
+    {
+        return partitioning.isDistributed();
+    }
+
+    void injected(final Packet p)
+    {
+        inFlight.put(p.key(), p);
+    }
+
+    void shipHead(final Head h, final int originId, final long seq, final long timeNs)
+    {
+        final Packet p = h.packet;
+        final WireBuffer out = outbox;
+        header(HEAD, originId, seq, timeNs, p.key());
+        out.putInt(p.source()).putInt(p.destination()).putInt(p.broadcastFirst()).putInt(p.broadcastLast())
+            .putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority()).putLong(p.injectNs())
+            .putLong(h.ageSinceNs).putInt(h.circuit.vcs[0]);
+        final int at = out.position();
+        out.putInt(0);
+        codec.writeAttachment(p, out);
+        out.putIntAt(at, out.position() - at - 4);
+        eventsShipped++;
+    }
+
+    void shipPhase(final byte kind, final Circuit c, final int originId, final long seq, final long timeNs,
+        final int depth)
+    {
+        header(kind, originId, seq, timeNs, c.packet.key());
+        outbox.putInt(c.attempt);
+        if (kind == RELEASE)
+        {
+            outbox.putInt(depth);
+        }
+        eventsShipped++;
+    }
+
+    void shipAck(final Circuit c, final int originId, final long seq, final long timeNs)
+    {
+        final Packet p = c.packet;
+        final boolean nack = c.nack;
+        header(ACK, originId, seq, timeNs, p.key());
+        outbox.putInt(c.attempt);
+        outbox.putLong(p.ackValue()).putByte(nack ? 1 : 0);
+        if (!nack)
+        {
+            reply(p);
+        }
+        eventsShipped++;
+    }
+
+    private void reply(final Packet p)
+    {
+        final WireBuffer out = outbox;
+        final int at = out.position();
+        out.putInt(0);
+        codec.writeReply(p, out);
+        out.putIntAt(at, out.position() - at - 4);
+    }
+
+    private void header(final byte kind, final int originId, final long seq, final long timeNs, final long key)
+    {
+        shippedMinNs = Math.min(shippedMinNs, timeNs);
+        outbox.putByte(kind).putInt(originId).putLong(seq).putLong(timeNs).putLong(key);
+    }
+
+    // ---------------------------------------------------------------- broadcast acknowledgements
+
+    /** A broadcast whose tail ran in this window: its answers so far, by recipient node. */
+    private static final class PendingBroadcast
+    {
+        final Circuit circuit;
+        final long tailNs;
+        final boolean nack;
+        final Map<Integer, Part> parts = new HashMap<>();
+
+        PendingBroadcast(final Circuit circuit, final long tailNs, final boolean nack)
+        {
+            this.circuit = circuit;
+            this.tailNs = tailNs;
+            this.nack = nack;
+        }
+    }
+
+    private record Part(long turnaroundNs, long ackValue, byte[] reply)
+    {
+    }
+
+    void broadcastTail(final Circuit c, final long now, final boolean nack)
+    {
+        final PendingBroadcast b = new PendingBroadcast(c, now, nack);
+        pending.add(b);
+        final PendingBroadcast old = pendingByKey.put(c.packet.key(), b);
+        if (old != null)
+        {
+            throw new QsnetException("broadcast " + c.packet + " has two tails in one window");
+        }
+    }
+
+    /** A local recipient answered: keep its part and ship it. */
+    void broadcastPart(final Packet p, final int node, final long turnaroundNs)
+    {
+        scratch.clear();
+        codec.writeReply(p, scratch);
+        final ByteBuffer r = scratch.flip();
+        final byte[] reply = new byte[r.remaining()];
+        r.get(reply);
+        pendingByKey.get(p.key()).parts.put(node, new Part(turnaroundNs, p.ackValue(), reply));
+        outbox.putByte(PART).putLong(p.key()).putInt(node).putLong(turnaroundNs).putLong(p.ackValue()).putBytes(reply);
+    }
+
+    /**
+     * Ends a window once every other partition's events of it have been received: combines each
+     * broadcast's answers and schedules its acknowledgement, in the order the tails ran.
+     */
+    public void endWindow()
+    {
+        for (final PendingBroadcast b : pending)
+        {
+            final Circuit c = b.circuit;
+            final Packet p = c.packet;
+            final int first = p.broadcastFirst();
+            long turnaround = config.ackTurnaroundNs();
+            if (!b.nack)
+            {
+                long combined = 0;
+                for (int node = first; node <= p.broadcastLast(); node++)
+                {
+                    final Part part = b.parts.get(node);
+                    if (part != null)
+                    {
+                        combined = Math.max(combined, part.ackValue());
+                        turnaround = node == first ? part.turnaroundNs() : Math.max(turnaround, part.turnaroundNs());
+                    }
+                }
+                p.setAckValue(combined);
+                if (isLocal(p.source()))
+                {
+                    for (int node = first; node <= p.broadcastLast(); node++)
+                    {
+                        final Part part = b.parts.get(node);
+                        if (part != null)
+                        {
+                            codec.applyReply(p, ByteBuffer.wrap(part.reply()).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+                        }
+                    }
+                }
+            }
+            delivery.scheduleBroadcastAck(c, b.tailNs, turnaround);
+        }
+        pending.clear();
+        pendingByKey.clear();
+    }
+
+    // ---------------------------------------------------------------- receiving side
+
+    /**
+     * Inserts the events another partition shipped in a window (between windows only).
+     *
+     * @param in the bytes of that partition's outbox, from position to limit.
+     */
+    public void receive(final ByteBuffer in)
+    {
+        final ByteBuffer b = in.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining())
+        {
+            final byte kind = b.get();
+            if (kind == PART)
+            {
+                final long key = b.getLong();
+                final int node = b.getInt();
+                final long turnaround = b.getLong();
+                final long ackValue = b.getLong();
+                final byte[] reply = WireBuffer.getBytes(b);
+                final PendingBroadcast pb = pendingByKey.get(key);
+                if (pb == null)
+                {
+                    throw new QsnetException("an answer of node " + node + " arrived for broadcast " + key
+                        + ", whose tail did not run in this window here");
+                }
+                pb.parts.put(node, new Part(turnaround, ackValue, reply));
+                continue;
+            }
+            final int originId = b.getInt();
+            final long seq = b.getLong();
+            final long timeNs = b.getLong();
+            final long key = b.getLong();
+            final int attempt = kind == HEAD ? 0 : b.getInt();
+            final EventHandler handler = switch (kind)
+            {
+                case HEAD -> readHead(b, key);
+                case TAIL -> new RemotePhase(TAIL, key, attempt, 0, 0, false, null);
+                case ACK ->
+                {
+                    final long ackValue = b.getLong();
+                    final boolean nack = b.get() != 0;
+                    byte[] reply = null;
+                    if (!nack)
+                    {
+                        final int n = b.getInt();
+                        reply = new byte[n];
+                        b.get(reply);
+                    }
+                    yield new RemotePhase(ACK, key, attempt, 0, ackValue, nack, reply);
+                }
+                case RELEASE -> new RemotePhase(RELEASE, key, attempt, b.getInt(), 0, false, null);
+                default -> throw new QsnetException("unknown remote event kind " + kind);
+            };
+            eventsReceived++;
+            kernel.scheduleRemote(originId, timeNs, seq, handler);
+        }
+    }
+
+    private EventHandler readHead(final ByteBuffer b, final long key)
+    {
+        final RemoteHead h = new RemoteHead();
+        h.key = key;
+        h.source = b.getInt();
+        h.destination = b.getInt();
+        h.first = b.getInt();
+        h.last = b.getInt();
+        h.payloadBytes = b.getInt();
+        h.kind = Packet.Kind.values()[b.get()];
+        h.priority = b.getInt();
+        h.injectNs = b.getLong();
+        h.ageSinceNs = b.getLong();
+        h.vc = b.getInt();
+        final int n = b.getInt();
+        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.position(b.position() + n);
+        final boolean recipientHere = h.first < 0 ? isLocal(h.destination) : anyLocal(h.first, h.last);
+        if (recipientHere)
+        {
+            h.packet = shadow(h);
+            h.attachment = codec.readAttachment(h.packet, attachment);
+        }
+        return h;
+    }
+
+    private boolean anyLocal(final int first, final int last)
+    {
+        return partitioning.ownerOf(first) <= partitioning.self() && partitioning.ownerOf(last) >= partitioning.self();
+    }
+
+    private Packet shadow(final RemoteHead h)
+    {
+        Packet p = inFlight.get(h.key);
+        if (p == null)
+        {
+            p = h.first >= 0 ? Packet.broadcast(h.source, h.first, h.last, h.payloadBytes)
+                : h.kind == Packet.Kind.NON_WRITE_BLOCK ? Packet.nonWriteBlock(h.source, h.destination, h.payloadBytes)
+                : Packet.unicast(h.source, h.destination, h.payloadBytes);
+            p.priority(h.priority);
+            router.route(h.source, p);
+            p.injected(h.injectNs, h.key);
+            inFlight.put(h.key, p);
+        }
+        return p;
+    }
+
+    /** A header another partition's node injected, reaching its leaf switch here. */
+    private final class RemoteHead implements EventHandler
+    {
+        long key;
+        int source;
+        int destination;
+        int first;
+        int last;
+        int payloadBytes;
+        Packet.Kind kind;
+        int priority;
+        long injectNs;
+        long ageSinceNs;
+        int vc;
+        Packet packet;
+        Object attachment;
+
+        @Override
+        public void onEvent(final long timeNs)
+        {
+            final Packet p = packet != null ? packet : shadow(this);
+            if (packet != null)
+            {
+                p.attach(attachment);
+            }
+            final Circuit c = router.newCircuit(p);
+            final Head h = new Head(router, p, c);
+            h.ageSinceNs = ageSinceNs;
+            final LinkOutput out = nodeOut[source];
+            out.takeVc(vc);
+            h.depth = 1;
+            c.add(out, vc, 1);
+            h.via = out;
+            // the hop over the node link is counted by its owner (Fabric.nodeLinkHops)
+            router.headArrived(h, timeNs);
+        }
+    }
+
+    /** A tail, acknowledgement or release another partition scheduled for a circuit. */
+    private final class RemotePhase implements EventHandler
+    {
+        final byte kind;
+        final long key;
+        final int attempt;
+        final int depth;
+        final long ackValue;
+        final boolean nack;
+        final byte[] reply;
+
+        RemotePhase(final byte kind, final long key, final int attempt, final int depth, final long ackValue,
+            final boolean nack, final byte[] reply)
+        {
+            this.kind = kind;
+            this.key = key;
+            this.attempt = attempt;
+            this.depth = depth;
+            this.ackValue = ackValue;
+            this.nack = nack;
+            this.reply = reply;
+        }
+
+        @Override
+        public void onEvent(final long timeNs)
+        {
+            final Packet p = inFlight.get(key);
+            if (p == null)
+            {
+                throw new QsnetException("remote event " + kind + " for packet " + key + ", which is not in flight here");
+            }
+            final Circuit c = p.circuit != null && p.circuit.attempt == attempt ? p.circuit : p.previousCircuit;
+            if (c == null || c.attempt != attempt)
+            {
+                throw new QsnetException("remote event " + kind + " for attempt " + attempt + " of packet " + key
+                    + ", which is not in flight here");
+            }
+            switch (kind)
+            {
+                case TAIL -> delivery.deliver(c, timeNs);
+                case ACK ->
+                {
+                    if (!nack)
+                    {
+                        p.setAckValue(ackValue);
+                        if (isLocal(p.source()))
+                        {
+                            codec.applyReply(p, ByteBuffer.wrap(reply).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+                        }
+                    }
+                    delivery.ackArrived(c, timeNs);
+                }
+                default ->
+                {
+                    c.releaseDepth = depth;
+                    delivery.releaseDepth(c, timeNs);
+                }
+            }
+        }
+    }
+
+    void acked(final Packet p)
+    {
+        inFlight.remove(p.key());
+    }
+
+    /**
+     * @return packets this partition holds in flight (its own and copies).
+     */
+    public int packetsInFlight()
+    {
+        return inFlight.size();
+    }
+}
