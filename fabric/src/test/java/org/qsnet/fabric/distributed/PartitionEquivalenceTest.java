@@ -77,7 +77,7 @@ class PartitionEquivalenceTest
         assertSame(runSingle(config, 0.0), runPartitioned(config, 8, 0.0), 8);
     }
 
-    private static void assertSame(final Outcome one, final Outcome many, final int partitions)
+    static void assertSame(final Outcome one, final Outcome many, final int partitions)
     {
         final String in = " (1 partition against " + partitions + ")";
         assertArrayEquals(one.nodeArrivals(), many.nodeArrivals(), "arrivals per node" + in);
@@ -221,7 +221,7 @@ class PartitionEquivalenceTest
 
     // ---------------------------------------------------------------- runs
 
-    private static Outcome runSingle(final FabricConfig config, final double unused)
+    static Outcome runSingle(final FabricConfig config, final double unused)
     {
         final Kernel kernel = new Kernel();
         final Fabric fabric = new Fabric(kernel, config);
@@ -240,7 +240,7 @@ class PartitionEquivalenceTest
         return outcome(List.of(kernel), List.of(fabric), loads);
     }
 
-    private static Outcome runPartitioned(final FabricConfig config, final int count, final double unused)
+    static Outcome runPartitioned(final FabricConfig config, final int count, final double unused)
     {
         final int nodes = new Fabric(new Kernel(), config).topology().nodeCount();
         final List<LocalTransport> transports = LocalTransport.createJob(
@@ -294,7 +294,7 @@ class PartitionEquivalenceTest
         return outcome(List.of(kernels), List.of(fabrics), loads);
     }
 
-    private static Outcome outcome(final List<Kernel> kernels, final List<Fabric> fabrics, final NodeLoad[] loads)
+    static Outcome outcome(final List<Kernel> kernels, final List<Fabric> fabrics, final NodeLoad[] loads)
     {
         final int n = loads.length;
         final long[] digest = new long[n];
