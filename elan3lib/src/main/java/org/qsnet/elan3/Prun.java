@@ -26,7 +26,10 @@ import org.qsnet.fabric.engine.RunReport;
 import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.machine.Machine;
 import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.distributed.PartitionDriver;
 import org.qsnet.fabric.network.Fabric;
+import org.qsnet.fabric.network.Partitioning;
+import org.qsnet.fabric.transport.Transport;
 
 /**
  * The {@code prun} launcher: runs SPMD jobs on an emulated machine in this JVM. Each job gets a
@@ -88,6 +91,10 @@ public final class Prun
         private final Machine machine;
         private final long seed;
         private final List<ElanProcess> processes = new ArrayList<>();
+        /** Ranks launched, in every partition: a rank's process origin is the same in any partitioning. */
+        private int ranksLaunched;
+        private final Transport transport;
+        private PartitionDriver driver;
         private int jobs;
         private int nextContext = ElanCapability.ELAN_USER_BASE_CONTEXT_NUM;
 
@@ -112,6 +119,39 @@ public final class Prun
             this.kernel = new Kernel(context);
             this.machine = new Machine(kernel, profile);
             this.seed = seed;
+            this.transport = null;
+        }
+
+        /**
+         * One partition of a session simulated by several JVMs (or threads): every partition
+         * launches the same jobs with the same options, and runs only the ranks on its nodes;
+         * {@link #run()} runs the partitions together in conservative windows over
+         * {@code transport}. The results are those of the same session in one JVM, bit for bit.
+         *
+         * @param profile   the platform.
+         * @param seed      seed of the capability keys (the same in every partition).
+         * @param context   how compute time is charged, and the wall-clock safety net.
+         * @param transport this partition's endpoint of the job's transport; its partition and
+         *                  partition count are this session's.
+         */
+        public Session(final PlatformProfile profile, final long seed, final KernelContext context, final Transport transport)
+        {
+            Objects.requireNonNull(transport, "transport");
+            this.kernel = new Kernel(context);
+            this.machine = new Machine(kernel, profile, new Partitioning(transport.partitionCount(),
+                transport.partition(), nodeCountOf(profile)));
+            this.seed = seed;
+            this.transport = transport;
+        }
+
+        private static int nodeCountOf(final PlatformProfile profile)
+        {
+            int n = 1;
+            for (int i = 0; i < profile.fabric().dim(); i++)
+            {
+                n *= profile.fabric().k();
+            }
+            return n;
         }
 
         /**
@@ -237,7 +277,12 @@ public final class Prun
                 env.put("RMS_RAILS", "1");
                 env.put("LIBELAN_ECAP0", mine.toCompactString(node));
                 env.putAll(o.env());
-                final int globalIndex = processes.size();
+                final int globalIndex = ranksLaunched++;
+                if (!machine.isLocal(node))
+                {
+                    // another partition runs this rank
+                    continue;
+                }
                 final ElanMain main = programOfRank.apply(vp);
                 final ElanProcess[] holder = new ElanProcess[1];
                 final var sim = kernel.spawn(Fabric.PROCESS_ORIGIN_BASE + globalIndex,
@@ -273,7 +318,7 @@ public final class Prun
         {
             try
             {
-                return kernel.run();
+                return transport == null ? kernel.run() : driver().run(Long.MAX_VALUE);
             }
             catch (final SimulationException e)
             {
@@ -296,7 +341,7 @@ public final class Prun
             final RunReport r;
             try
             {
-                r = kernel.runUntil(maxSimNs);
+                r = transport == null ? kernel.runUntil(maxSimNs) : driver().run(maxSimNs);
             }
             catch (final SimulationException e)
             {
@@ -307,6 +352,11 @@ public final class Prun
             {
                 allEnded &= o.state().isTerminal();
             }
+            if (transport != null)
+            {
+                // every partition must take the same branch: the job has ended only if all its ranks have
+                allEnded = driver().allAgree(allEnded);
+            }
             if (allEnded)
             {
                 // what the NIC still has to do (acknowledgements) completes as in run()
@@ -316,6 +366,23 @@ public final class Prun
             kernel.shutdown();
             throw explained(String.format("simulated time limit of %.3f us reached (the job has not finished)",
                 maxSimNs / 1000.0), where, null);
+        }
+
+        private PartitionDriver driver()
+        {
+            if (driver == null)
+            {
+                driver = new PartitionDriver(kernel, machine.fabric().remote(), transport);
+            }
+            return driver;
+        }
+
+        /**
+         * @return the driver of this partition's windows, or null for a session in one JVM.
+         */
+        public PartitionDriver partitionDriver()
+        {
+            return transport == null ? null : driver();
         }
 
         private static SimulationException explained(final String message, final RunReport r, final SimulationException e)
@@ -608,6 +675,154 @@ public final class Prun
             }
         }
         return -1;
+    }
+
+    /**
+     * What a session run in several partitions gave: the ranks' outcomes merged in launch order
+     * (the same as one JVM's report), and the digest of every event key summed over the partitions
+     * (equal to {@link org.qsnet.fabric.engine.Kernel#traceSum()} of the same run in one JVM).
+     *
+     * @param report       every rank's outcome; its time is the latest partition's.
+     * @param traceSum     the sum of the partitions' event-key digests.
+     * @param tracedEvents events in that digest.
+     * @param windows      synchronous windows run.
+     */
+    public record PartitionedResult(RunReport report, long traceSum, long tracedEvents, long windows)
+    {
+        /**
+         * Compares this run with the same session run in one JVM.
+         *
+         * @param oneJvm     the report of the run in one JVM.
+         * @param oneJvmKernel its kernel (for its event digest).
+         * @return null if they are the same run (every rank's state and finishing time, the final
+         * time, the digest and number of events), else the first difference.
+         */
+        public String differenceFrom(final RunReport oneJvm, final Kernel oneJvmKernel)
+        {
+            if (oneJvm.outcomes().size() != report.outcomes().size())
+            {
+                return "ranks: " + oneJvm.outcomes().size() + " in one JVM, " + report.outcomes().size() + " here";
+            }
+            for (int i = 0; i < report.outcomes().size(); i++)
+            {
+                final RunReport.Outcome a = oneJvm.outcomes().get(i);
+                final RunReport.Outcome b = report.outcomes().get(i);
+                if (!a.name().equals(b.name()) || a.state() != b.state() || a.finishedAtNs() != b.finishedAtNs())
+                {
+                    return "rank " + a.name() + ": " + a.state() + " at " + a.finishedAtNs() + " ns in one JVM, " + b.name()
+                        + " " + b.state() + " at " + b.finishedAtNs() + " ns here";
+                }
+            }
+            if (oneJvm.endNs() != report.endNs())
+            {
+                return "end: " + oneJvm.endNs() + " ns in one JVM, " + report.endNs() + " ns here";
+            }
+            if (oneJvmKernel.tracedEvents() != tracedEvents || oneJvmKernel.traceSum() != traceSum)
+            {
+                return "events: " + oneJvmKernel.tracedEvents() + " (digest " + Long.toHexString(oneJvmKernel.traceSum())
+                    + ") in one JVM, " + tracedEvents + " (digest " + Long.toHexString(traceSum) + ") here";
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Runs a session in {@code partitions} partitions of this JVM, one thread each, joined by the
+     * in-JVM transport: every partition builds the same machine, {@code launcher} launches the same
+     * jobs in each, and each runs the ranks on its nodes. The result is that of one JVM, bit for bit.
+     *
+     * @param profile    the platform.
+     * @param partitions partitions, at least 1 and at most the machine's nodes.
+     * @param launcher   launches the jobs in a session (called once per partition).
+     * @return the merged result.
+     * @throws SimulationException the first partition's failure (the others are aborted).
+     */
+    public static PartitionedResult runPartitioned(final PlatformProfile profile, final int partitions,
+        final java.util.function.Consumer<Session> launcher)
+    {
+        QsnetException.require(partitions >= 1, "partitions", partitions, "must be at least 1");
+        final byte[] key = new byte[16];
+        new java.security.SecureRandom().nextBytes(key);
+        final List<org.qsnet.fabric.transport.local.LocalTransport> transports =
+            org.qsnet.fabric.transport.local.LocalTransport.createJob(new org.qsnet.fabric.transport.TransportContext()
+                .jobId(System.identityHashCode(key)).jobKey(key).partition(0, partitions));
+        final Session[] sessions = new Session[partitions];
+        final RunReport[] reports = new RunReport[partitions];
+        final Throwable[] failures = new Throwable[partitions];
+        final Thread[] threads = new Thread[partitions];
+        for (int p = 0; p < partitions; p++)
+        {
+            final int part = p;
+            threads[p] = new Thread(() ->
+            {
+                try
+                {
+                    sessions[part] = new Session(profile, 1, KernelContext.DEFAULT, transports.get(part));
+                    launcher.accept(sessions[part]);
+                    reports[part] = sessions[part].run();
+                }
+                catch (final Throwable t)
+                {
+                    failures[part] = t;
+                    if (sessions[part] == null || sessions[part].driver == null)
+                    {
+                        // failed before running: the others would wait for it forever
+                        transports.get(part).close();
+                    }
+                }
+            }, "partition " + p);
+            threads[p].start();
+        }
+        try
+        {
+            for (final Thread t : threads)
+            {
+                t.join();
+            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+            throw new QsnetException("interrupted while the partitions ran");
+        }
+        finally
+        {
+            transports.forEach(org.qsnet.fabric.transport.Transport::close);
+        }
+        for (final Throwable t : failures)
+        {
+            // a partition's own failure before another's report of it
+            if (t != null && !(t instanceof SimulationException se && se.getMessage().startsWith("partition ")))
+            {
+                throw t instanceof RuntimeException re ? re : new SimulationException(String.valueOf(t), t);
+            }
+        }
+        for (final Throwable t : failures)
+        {
+            if (t != null)
+            {
+                throw t instanceof RuntimeException re ? re : new SimulationException(String.valueOf(t), t);
+            }
+        }
+        final java.util.TreeMap<Integer, RunReport.Outcome> byOrigin = new java.util.TreeMap<>();
+        long sum = 0;
+        long events = 0;
+        long now = 0;
+        for (int p = 0; p < partitions; p++)
+        {
+            final Kernel k = sessions[p].kernel();
+            final List<org.qsnet.fabric.engine.SimProcess> procs = k.processes();
+            final List<RunReport.Outcome> outcomes = reports[p].outcomes();
+            for (int i = 0; i < procs.size(); i++)
+            {
+                byOrigin.put(procs.get(i).origin().id(), outcomes.get(i));
+            }
+            sum += k.traceSum();
+            events += k.tracedEvents();
+            now = Math.max(now, reports[p].endNs());
+        }
+        final RunReport merged = new RunReport(now, events, sum, new ArrayList<>(byOrigin.values()));
+        return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows());
     }
 
     /**

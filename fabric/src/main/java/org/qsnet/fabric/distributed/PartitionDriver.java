@@ -35,6 +35,8 @@ public final class PartitionDriver
     public static final int TYPE_EVENTS = FrameDescriptor.MIN_APPLICATION_TYPE;
     /** Frame type: the end of a partition's window; time = a lower bound of its next event. */
     public static final int TYPE_WINDOW = FrameDescriptor.MIN_APPLICATION_TYPE + 1;
+    /** Frame type: a partition's vote in {@link #allAgree(boolean)}; time = 1 for yes. */
+    public static final int TYPE_VOTE = FrameDescriptor.MIN_APPLICATION_TYPE + 3;
     /** Frame type: the sending partition failed; the payload is its reason (UTF-8). */
     public static final int TYPE_ABORT = FrameDescriptor.MIN_APPLICATION_TYPE + 2;
 
@@ -240,6 +242,45 @@ public final class PartitionDriver
         return least;
     }
 
+    /**
+     * Whether every partition says yes (between runs; every partition must call it at the same
+     * point): for a decision all must take alike, such as whether a job stopped at a limit ended.
+     *
+     * @param mine this partition's answer.
+     * @return true if every partition answered true.
+     */
+    public boolean allAgree(final boolean mine)
+    {
+        try
+        {
+            for (int peer = 0; peer < count; peer++)
+            {
+                if (peer != self)
+                {
+                    sendPolling(peer, TYPE_VOTE, mine ? 1 : 0, ByteBuffer.allocate(0));
+                }
+            }
+            while (votes < count - 1)
+            {
+                if (transport.poll(this::onFrame, 64) == 0)
+                {
+                    transport.awaitFrames(1_000_000L);
+                }
+            }
+            votes = 0;
+            final boolean all = mine && noVotes == 0;
+            noVotes = 0;
+            return all;
+        }
+        catch (final PeerFailed e)
+        {
+            throw e.failure;
+        }
+    }
+
+    private int votes;
+    private int noVotes;
+
     private boolean allPeersEnded(final long window)
     {
         for (int peer = 0; peer < count; peer++)
@@ -254,6 +295,12 @@ public final class PartitionDriver
 
     private void onFrame(final int peer, final int type, final long timeNs, final long key, final ByteBuffer payload)
     {
+        if (type == TYPE_VOTE)
+        {
+            votes++;
+            noVotes += timeNs == 1 ? 0 : 1;
+            return;
+        }
         final long w = peerWindow[peer];
         if (w > currentWindow)
         {

@@ -120,8 +120,11 @@ public final class Kernel
     }
 
     /**
-     * An order-free digest of the events this partition owns: the sum (mod 2^64) of a mix of each
-     * event's key {@code (time, origin, seq)}. The partitions of a distributed run own disjoint
+     * An order-free digest of the model events this partition owns: the sum (mod 2^64) of a mix of
+     * each event's key {@code (time, origin, seq)}. A process's resumptions are left out: they are
+     * the hand-off's bookkeeping, and a partition of a distributed run must stop a process at the
+     * end of its window where one JVM would let it run on (the process's own clock, and so every
+     * result, is the same). The partitions of a distributed run own disjoint
      * sets of events, so the sum of their digests equals the digest of the same run in one JVM;
      * since events run in key order, equal key sets mean equal traces. Which origins this kernel
      * owns is set by {@link #traceOnly(IntPredicate)} (all by default).
@@ -447,7 +450,9 @@ public final class Kernel
             h = (h ^ q.polledSeq) * 0x100000001b3L;
             traceHash = h;
             final int origin = q.polledOrigin;
-            if (traced == null || traced.test(origin))
+            // a process's resumption is hand-off bookkeeping, not a model event: a partition of a
+            // distributed run resumes a process at its window's end where one JVM would let it run on
+            if (!(handler instanceof SimProcess.Resume) && (traced == null || traced.test(origin)))
             {
                 traceSum += mix(timeNs, origin, q.polledSeq);
                 tracedEvents++;

@@ -2,7 +2,9 @@ package org.qsnet.fabric.machine;
 
 import org.qsnet.fabric.engine.Kernel;
 import org.qsnet.fabric.network.Fabric;
+import org.qsnet.fabric.network.Partitioning;
 import org.qsnet.fabric.nic.Elan3Nic;
+import org.qsnet.fabric.nic.NicPacketCodec;
 
 /**
  * An emulated QsNet machine: a kernel, the fat tree of a platform profile and one Elan3 NIC per
@@ -22,14 +24,33 @@ public final class Machine
      */
     public Machine(final Kernel kernel, final PlatformProfile profile)
     {
+        this(kernel, profile, null);
+    }
+
+    /**
+     * One partition of a machine simulated by several JVMs (see
+     * {@link org.qsnet.fabric.network.Partitioning}): the whole network, and the NICs of this
+     * partition's nodes only. Run it with a {@link org.qsnet.fabric.distributed.PartitionDriver}.
+     *
+     * @param kernel       this partition's kernel.
+     * @param profile      the platform (the same in every partition).
+     * @param partitioning which nodes this partition runs; null for the whole machine in one JVM.
+     */
+    public Machine(final Kernel kernel, final PlatformProfile profile, final Partitioning partitioning)
+    {
         this.kernel = kernel;
         this.profile = profile;
-        this.fabric = new Fabric(kernel, profile.fabric());
+        this.fabric = new Fabric(kernel, profile.fabric(), partitioning);
         this.nics = new Elan3Nic[fabric.topology().nodeCount()];
+        final Partitioning part = fabric.partitioning();
         for (int i = 0; i < nics.length; i++)
         {
-            nics[i] = new Elan3Nic(kernel, profile, fabric, i);
+            if (part.isLocal(i))
+            {
+                nics[i] = new Elan3Nic(kernel, profile, fabric, i);
+            }
         }
+        fabric.remote().codec(NicPacketCodec.INSTANCE);
     }
 
     /**
@@ -101,6 +122,10 @@ public final class Machine
         long duplicates = 0;
         for (final Elan3Nic nic : nics)
         {
+            if (nic == null)
+            {
+                continue;
+            }
             refused += nic.outOfOrderRefusals();
             duplicates += nic.duplicatesDiscarded();
         }
@@ -122,6 +147,22 @@ public final class Machine
     public Elan3Nic nic(final int node)
     {
         fabric.topology().checkNode("node", node);
-        return nics[node];
+        final Elan3Nic nic = nics[node];
+        if (nic == null)
+        {
+            final Partitioning part = fabric.partitioning();
+            throw new org.qsnet.fabric.QsnetException("node " + node + " runs in partition " + part.ownerOf(node)
+                + " of " + part.count() + ", not in this one (" + part.self() + ")");
+        }
+        return nic;
+    }
+
+    /**
+     * @param node a node.
+     * @return whether this partition runs it (always, in one JVM).
+     */
+    public boolean isLocal(final int node)
+    {
+        return fabric.partitioning().isLocal(node);
     }
 }

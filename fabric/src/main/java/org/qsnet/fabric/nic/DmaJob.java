@@ -29,4 +29,26 @@ final class DmaJob
     int landed;
     boolean first;
     boolean failed;
+    /**
+     * A copy decoded in another partition of a distributed run has no {@link #ctx}: its source's
+     * node, context and VP travel with it.
+     */
+    int srcNode = -1;
+    int srcContext;
+    int srcVp;
+
+    int sourceNode()
+    {
+        return ctx != null ? ctx.nic().node() : srcNode;
+    }
+
+    int sourceContext()
+    {
+        return ctx != null ? ctx.number : srcContext;
+    }
+
+    int sourceVp()
+    {
+        return ctx != null ? ctx.myVp : srcVp;
+    }
 }

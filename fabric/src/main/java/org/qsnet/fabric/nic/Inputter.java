@@ -32,6 +32,8 @@ final class Inputter
     private final LongLongMap reservedBptr = new LongLongMap();
     /** Multi-packet broadcast DMAs partly written here: packets written so far. */
     private final java.util.IdentityHashMap<DmaJob, int[]> broadcastLanded = new java.util.IdentityHashMap<>();
+    /** Packets landed so far of DMAs from other partitions, by DMA id (see {@link #landedAll}). */
+    private final java.util.HashMap<Long, int[]> landedById = new java.util.HashMap<>();
     long duplicatesDiscarded;
     long outOfOrderRefusals;
     long packetsReceived;
@@ -140,7 +142,7 @@ final class Inputter
                     reply.dest = job.dest;
                     reply.destEvent = job.destEvent;
                     reply.srcEvent = job.srcEvent;
-                    reply.vp = job.ctx.myVp;
+                    reply.vp = job.sourceVp();
                     reply.id = job.id;
                     reply.opcode = E3.DMA_NORMAL;
                     reply.failCount = job.failCount;
@@ -202,6 +204,17 @@ final class Inputter
         {
             return true;
         }
+        if (job.ctx == null)
+        {
+            // a copy decoded from another partition (one per packet): count by the DMA's id
+            final int[] n = landedById.computeIfAbsent(job.id, k -> new int[1]);
+            if (++n[0] == job.packets)
+            {
+                landedById.remove(job.id);
+                return true;
+            }
+            return false;
+        }
         if (job.opcode != E3.DMA_NORMAL_BROADCAST)
         {
             return ++job.landed == job.packets;
@@ -238,7 +251,7 @@ final class Inputter
     {
         final DmaJob job = p.job;
         final long q = job.destEvent;
-        final long stream = NicPacket.streamKey(job.ctx.nic().node(), job.ctx.number, q);
+        final long stream = NicPacket.streamKey(job.sourceNode(), job.sourceContext(), q);
         final int expected = (int)c.queueRxSeq.get(stream, 0);
         if (p.seq < expected)
         {
