@@ -162,6 +162,29 @@ class ElanCollectiveSequenceTest
     }
 
     @Test
+    void shouldRunTheSequenceAsInOneJvmInTwoAndFourPartitions()
+    {
+        // 16 nodes, every one a rank: hardware broadcasts and barriers span the partitions
+        final PlatformProfile machine = PlatformProfile.alphaEs40().withFabric(PlatformProfile.alphaEs40().fabric().withDim(2));
+        final Prun.Options o = new Prun.Options(16, 16, false, 0, Map.of());
+        final org.qsnet.elan3.ElanMain main = (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            assertEquals(OPS, sequence(base, base.allGroup(), 5, true));
+        };
+        final Prun.Session one = new Prun.Session(machine, 1);
+        one.launch(o, main);
+        final org.qsnet.fabric.engine.RunReport single = one.run().throwIfFailed();
+        for (final int partitions : new int[] {2, 4})
+        {
+            final Prun.PartitionedResult many = Prun.runPartitioned(machine, partitions, s -> s.launch(o, main));
+            many.report().throwIfFailed();
+            org.junit.jupiter.api.Assertions.assertNull(many.differenceFrom(single, one.kernel()),
+                "1 partition against " + partitions);
+        }
+    }
+
+    @Test
     void shouldBroadcastAtOnceAfterAnAllreduce()
     {
         final Map<Integer, Long> got = new ConcurrentHashMap<>();
