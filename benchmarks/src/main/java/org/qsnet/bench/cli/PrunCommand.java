@@ -75,6 +75,34 @@ public final class PrunCommand implements Callable<Integer>
         + "of host time, with a report of where each rank is (exit status 1). Never part of a result.")
     Double timeoutSeconds;
 
+    @Option(names = "--jvms", paramLabel = "N", description = "Run the job in N JVMs on this host, one partition of the "
+        + "machine each, joined through shared memory; this JVM is partition 0 and writes the results. The simulated "
+        + "results are those of one JVM, bit for bit.")
+    Integer jvms;
+
+    @Option(names = "--coordinator", paramLabel = "HOST:PORT", description = "Multi-host run: this process is one partition; "
+        + "its rank and size come from the launcher it runs under (SLURM_PROCID/SLURM_NTASKS, OMPI_COMM_WORLD_RANK/SIZE, "
+        + "PMI_RANK/PMI_SIZE or RMS_RANK/RMS_NPROCS). Partition 0 listens at HOST:PORT, the others meet it there; the job "
+        + "key comes from QSNET_JOB_KEY (hex, at least 16 bytes), the job id from QSNET_JOB_ID (default 1).")
+    String coordinator;
+
+    @Option(names = "--bind", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Address this partition's "
+        + "transport listens on in a --coordinator run (loopback unless told otherwise). Default: ${DEFAULT-VALUE}.")
+    String bind;
+
+    @Option(names = "--digest", description = "Also print the digest of every simulated event's key (the same for a run in "
+        + "one JVM and in several).")
+    boolean digest;
+
+    @Option(names = "--partition", hidden = true, description = "Internal (--jvms): this JVM's partition.")
+    Integer partition;
+
+    @Option(names = "--shm-dir", hidden = true, description = "Internal (--jvms): the job's shared-memory directory.")
+    String shmDir;
+
+    @Option(names = "--job-id", hidden = true, description = "Internal (--jvms): the job's id.")
+    Long jobId;
+
     @Parameters(index = "0", paramLabel = "MAIN-CLASS", description = "The program: a class with main(String[]) or implementing ElanMain.")
     String mainClass;
 
@@ -104,7 +132,12 @@ public final class PrunCommand implements Callable<Integer>
         final Prun.Program program = Prun.Program.named(mainClass, userClasspath(classpath),
             Thread.currentThread().getContextClassLoader());
         final long watchdogNs = timeoutSeconds == null ? 0 : (long)(timeoutSeconds * 1e9);
-        final Prun.Session session = new Prun.Session(p, seed, new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, watchdogNs));
+        final KernelContext kernelContext = new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, watchdogNs);
+        if (jvms != null || coordinator != null)
+        {
+            return Distributed.run(this, p, kernelContext, program, cyclic);
+        }
+        final Prun.Session session = new Prun.Session(p, seed, kernelContext);
         session.launch(new Prun.Options(procs, nodes == null ? 0 : nodes, cyclic, base, env), program, args.toArray(new String[0]));
         final PrintStream out = System.out;
         final PrintStream err = System.err;
@@ -163,6 +196,10 @@ public final class PrunCommand implements Callable<Integer>
         }
         err.printf("prun: %d processes on %s, simulated time %.3f us%n", procs, p.name(),
             (report == null ? session.kernel().nowNs() : report.endNs()) / 1000.0);
+        if (digest)
+        {
+            err.printf("prun: %d events, digest %016x%n", session.kernel().tracedEvents(), session.kernel().traceSum());
+        }
         return failed ? 1 : 0;
     }
 
@@ -201,6 +238,7 @@ public final class PrunCommand implements Callable<Integer>
      */
     public static int execute(final String... argv)
     {
+        Distributed.argv = argv.clone();
         final CommandLine cl = new CommandLine(new PrunCommand());
         cl.setStopAtPositional(true);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) ->

@@ -37,6 +37,8 @@ public final class PartitionDriver
     public static final int TYPE_WINDOW = FrameDescriptor.MIN_APPLICATION_TYPE + 1;
     /** Frame type: a partition's vote in {@link #allAgree(boolean)}; time = 1 for yes. */
     public static final int TYPE_VOTE = FrameDescriptor.MIN_APPLICATION_TYPE + 3;
+    /** Frame type: a partition's result for the coordinator (partition 0), see {@link #gather}. */
+    public static final int TYPE_RESULT = FrameDescriptor.MIN_APPLICATION_TYPE + 4;
     /** Frame type: the sending partition failed; the payload is its reason (UTF-8). */
     public static final int TYPE_ABORT = FrameDescriptor.MIN_APPLICATION_TYPE + 2;
 
@@ -280,6 +282,55 @@ public final class PartitionDriver
 
     private int votes;
     private int noVotes;
+    private byte[][] results;
+
+    /**
+     * Sends this partition's result to the coordinator (partition 0), which returns everyone's:
+     * the job's results are written by one process, none lost. Every partition calls it once,
+     * after its run.
+     *
+     * @param mine this partition's result (at most the transport's frame payload).
+     * @return at partition 0, every partition's result by partition (its own included); elsewhere null.
+     */
+    public byte[][] gather(final byte[] mine)
+    {
+        try
+        {
+            if (self != 0)
+            {
+                sendPolling(0, TYPE_RESULT, 0, ByteBuffer.wrap(mine));
+                return null;
+            }
+            if (results == null)
+            {
+                results = new byte[count][];
+            }
+            results[0] = mine;
+            while (true)
+            {
+                int missing = 0;
+                for (final byte[] r : results)
+                {
+                    missing += r == null ? 1 : 0;
+                }
+                if (missing == 0)
+                {
+                    break;
+                }
+                if (transport.poll(this::onFrame, 64) == 0)
+                {
+                    transport.awaitFrames(1_000_000L);
+                }
+            }
+            final byte[][] all = results;
+            results = null;
+            return all;
+        }
+        catch (final PeerFailed e)
+        {
+            throw e.failure;
+        }
+    }
 
     private boolean allPeersEnded(final long window)
     {
@@ -295,6 +346,16 @@ public final class PartitionDriver
 
     private void onFrame(final int peer, final int type, final long timeNs, final long key, final ByteBuffer payload)
     {
+        if (type == TYPE_RESULT)
+        {
+            if (results == null)
+            {
+                results = new byte[count][];
+            }
+            results[peer] = new byte[payload.remaining()];
+            payload.get(results[peer]);
+            return;
+        }
         if (type == TYPE_VOTE)
         {
             votes++;
