@@ -243,6 +243,12 @@ public final class PrunCommand implements Callable<Integer>
         cl.setStopAtPositional(true);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) ->
         {
+            if (ex instanceof org.qsnet.fabric.transport.TransportException)
+            {
+                // another JVM of the job failed or never came: the job failed, the input was fine
+                cmd.getErr().println("prun: " + ex.getMessage());
+                return 1;
+            }
             if (ex instanceof QsnetException)
             {
                 cmd.getErr().println("prun: " + ex.getMessage());

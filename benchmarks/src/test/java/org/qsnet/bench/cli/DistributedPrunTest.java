@@ -1,0 +1,155 @@
+package org.qsnet.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code prun --jvms} and {@code prun --coordinator} as a user runs them: separate JVMs, the same
+ * simulated result and event digest as one JVM; a JVM that dies ends the job with an error naming it.
+ */
+class DistributedPrunTest
+{
+    private static final Pattern RESULT = Pattern.compile("simulated time ([0-9.]+) us[\\s\\S]*digest ([0-9a-f]{16})");
+    private static final String[] PING = {"-n", "2", "-B", "7", "--dim", "2", "--digest", "org.qsnet.bench.examples.ElanPing",
+        "100", "50"};
+
+    private static String result(final String stderr)
+    {
+        final Matcher m = RESULT.matcher(stderr);
+        assertTrue(m.find(), "prun printed its result and digest: " + stderr);
+        return m.group(1) + " us, digest " + m.group(2);
+    }
+
+    private static String[] with(final String[] base, final String... first)
+    {
+        final List<String> a = new ArrayList<>(List.of(first));
+        a.addAll(List.of(base));
+        return a.toArray(new String[0]);
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldGiveTheSameResultAndDigestInTwoAndFourJvms()
+    {
+        final String[] one = Captured.run(PrunCommand::execute, PING);
+        assertEquals("0", one[0], one[2]);
+        final String expected = result(one[2]);
+        for (final String jvms : new String[] {"2", "4"})
+        {
+            final String[] many = Captured.run(PrunCommand::execute, with(PING, "--jvms", jvms));
+            assertEquals("0", many[0], many[2]);
+            assertEquals(expected, result(many[2]), "--jvms " + jvms);
+            assertTrue(many[2].contains(jvms + " partitions (JVMs through shared memory)"), many[2]);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRunATportsJobInTwoJvmsAsInOne()
+    {
+        final String[] args = {"-n", "2", "-B", "7", "--dim", "2", "--digest", "org.qsnet.bench.examples.TportPing", "2000", "10"};
+        final String[] one = Captured.run(PrunCommand::execute, args);
+        final String[] two = Captured.run(PrunCommand::execute, with(args, "--jvms", "2"));
+        assertEquals(one[0], two[0], two[2]);
+        assertEquals(result(one[2]), result(two[2]));
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRunUnderSrunAndMpirunVariablesThroughACoordinator(@TempDir final Path dir) throws Exception
+    {
+        final String expected = result(Captured.run(PrunCommand::execute, PING)[2]);
+        final String key = HexFormat.of().formatHex(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
+        // what srun gives each task, and what Open MPI's mpirun gives each process
+        final List<Map<String, String>> slurm = List.of(
+            Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2", "SLURM_NODEID", "0", "QSNET_JOB_KEY", key),
+            Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2", "SLURM_NODEID", "0", "QSNET_JOB_KEY", key));
+        final List<Map<String, String>> ompi = List.of(
+            Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "2", "QSNET_JOB_KEY", key, "QSNET_JOB_ID", "7"),
+            Map.of("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "2", "QSNET_JOB_KEY", key, "QSNET_JOB_ID", "7"));
+        int port = 47_400 + (int)(ProcessHandle.current().pid() % 200);
+        for (final List<Map<String, String>> launcher : List.of(slurm, ompi))
+        {
+            final List<Process> ps = new ArrayList<>();
+            for (int r = 0; r < 2; r++)
+            {
+                ps.add(start(dir.resolve("rank-" + ps.size() + "-" + port + ".log").toFile(), launcher.get(r),
+                    with(PING, "--coordinator", "127.0.0.1:" + port)));
+            }
+            for (final Process p : ps)
+            {
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "a partition ended");
+                assertEquals(0, p.exitValue(), Files.readString(dir.resolve("rank-0-" + port + ".log")));
+            }
+            final String log0 = Files.readString(dir.resolve("rank-0-" + port + ".log"));
+            assertEquals(expected, result(log0), launcher.get(0).keySet().toString());
+            assertTrue(log0.contains("2 partitions (TCP via coordinator 127.0.0.1:" + port + ")"), log0);
+            port++;
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldEndTheJobWithAnErrorNamingAJvmThatDied(@TempDir final Path dir) throws Exception
+    {
+        final String key = HexFormat.of().formatHex(new byte[16]);
+        final int port = 47_700 + (int)(ProcessHandle.current().pid() % 200);
+        final String[] longPing = {"-n", "2", "-B", "7", "--dim", "2", "--coordinator", "127.0.0.1:" + port,
+            "org.qsnet.bench.examples.ElanPing", "100", "100000000"};
+        final File log0 = dir.resolve("rank-0.log").toFile();
+        final Process p0 = start(log0, Map.of("PMI_RANK", "0", "PMI_SIZE", "2", "QSNET_JOB_KEY", key), longPing);
+        final Process p1 = start(dir.resolve("rank-1.log").toFile(), Map.of("PMI_RANK", "1", "PMI_SIZE", "2",
+            "QSNET_JOB_KEY", key), longPing);
+        Thread.sleep(4_000); // both running their windows by now
+        assertTrue(p0.isAlive() && p1.isAlive(), "the job is running");
+        p1.destroyForcibly();
+        final long killed = System.nanoTime();
+        assertTrue(p0.waitFor(30, TimeUnit.SECONDS), "partition 0 ended after partition 1 died");
+        final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+        final String out = Files.readString(log0.toPath());
+        assertEquals(1, p0.exitValue(), out + "\n--- partition 1:\n" + Files.readString(dir.resolve("rank-1.log")));
+        assertTrue(out.contains("peer 1") || out.contains("partition 1"), "the error names the dead JVM: " + out);
+        assertTrue(seconds < 15, "reported after " + seconds + " s");
+    }
+
+    private static Process start(final File log, final Map<String, String> env, final String... args) throws Exception
+    {
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
+        for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (a.startsWith("--") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk."))
+            {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(PrunCommand.class.getName());
+        cmd.addAll(List.of(args));
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log);
+        for (final String v : List.of("SLURM_PROCID", "SLURM_NTASKS", "SLURM_NODEID", "OMPI_COMM_WORLD_RANK",
+            "OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE", "RMS_RANK", "RMS_NPROCS"))
+        {
+            pb.environment().remove(v);
+        }
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+}
