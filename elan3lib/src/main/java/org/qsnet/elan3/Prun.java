@@ -677,6 +677,30 @@ public final class Prun
         return -1;
     }
 
+    private static volatile int defaultPartitions = 1;
+
+    /**
+     * Makes {@link #run(PlatformProfile, Options, ElanMain, String...)} and
+     * {@link #run(PlatformProfile, Options, Class, String...)} run their jobs in {@code partitions}
+     * partitions of this JVM (see {@link #runPartitioned}): {@code qsnet <experiment> --partitions N}.
+     * The results are the same; only the emulator's own work is split.
+     *
+     * @param partitions partitions, at least 1 (1: the plain run).
+     */
+    public static void partitionsByDefault(final int partitions)
+    {
+        QsnetException.require(partitions >= 1, "partitions", partitions, "must be at least 1");
+        defaultPartitions = partitions;
+    }
+
+    /**
+     * @return the partitions {@link #run} uses (1 unless {@link #partitionsByDefault} said otherwise).
+     */
+    public static int defaultPartitions()
+    {
+        return defaultPartitions;
+    }
+
     /**
      * What a session run in several partitions gave: the ranks' outcomes merged in launch order
      * (the same as one JVM's report), and the digest of every event key summed over the partitions
@@ -686,8 +710,10 @@ public final class Prun
      * @param traceSum     the sum of the partitions' event-key digests.
      * @param tracedEvents events in that digest.
      * @param windows      synchronous windows run.
+     * @param linkErrors   the fabric's CRC retries and every partition's NICs' refusals and duplicates.
      */
-    public record PartitionedResult(RunReport report, long traceSum, long tracedEvents, long windows)
+    public record PartitionedResult(RunReport report, long traceSum, long tracedEvents, long windows,
+        org.qsnet.fabric.machine.LinkErrorStats linkErrors)
     {
         /**
          * Compares this run with the same session run in one JVM.
@@ -822,7 +848,15 @@ public final class Prun
             now = Math.max(now, reports[p].endNs());
         }
         final RunReport merged = new RunReport(now, events, sum, new ArrayList<>(byOrigin.values()));
-        return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows());
+        // the network (and its CRC count) is replicated in every partition; each NIC lives in one
+        org.qsnet.fabric.machine.LinkErrorStats errors = sessions[0].machine().linkErrorStats();
+        for (int p = 1; p < partitions; p++)
+        {
+            final org.qsnet.fabric.machine.LinkErrorStats e = sessions[p].machine().linkErrorStats();
+            errors = new org.qsnet.fabric.machine.LinkErrorStats(errors.crcRetries(), errors.outOfOrderRefusals()
+                + e.outOfOrderRefusals(), errors.duplicatesDiscarded() + e.duplicatesDiscarded());
+        }
+        return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows(), errors);
     }
 
     /**
@@ -836,6 +870,10 @@ public final class Prun
      */
     public static RunReport run(final PlatformProfile profile, final Options o, final ElanMain main, final String... args)
     {
+        if (defaultPartitions > 1)
+        {
+            return runPartitioned(profile, defaultPartitions, s -> s.launch(o, main, args)).report();
+        }
         final Session s = new Session(profile, 1);
         s.launch(o, main, args);
         return s.run();
@@ -853,6 +891,11 @@ public final class Prun
      */
     public static RunReport run(final PlatformProfile profile, final Options o, final Class<?> mainClass, final String... args)
     {
+        if (defaultPartitions > 1)
+        {
+            final Program program = Program.of(mainClass);
+            return runPartitioned(profile, defaultPartitions, s -> s.launch(o, program, args)).report();
+        }
         final Session s = new Session(profile, 1);
         s.launch(o, mainClass, args);
         return s.run();

@@ -21,6 +21,9 @@ import picocli.CommandLine.Option;
         + "published vs emulated values and the difference (target: within 5 %%).")
 public final class CalibrateCommand implements Callable<Integer>
 {
+    @Mixin
+    PartitionOptions partitioning;
+
     @Option(names = "--profile", description = "Only this profile: pentium3-he, alpha-es40, xeon-gc.")
     String profile;
 
@@ -30,6 +33,7 @@ public final class CalibrateCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        partitioning.apply();
         output.check();
         if (profile != null)
         {

@@ -7,6 +7,7 @@ import org.qsnet.bench.report.Table;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,12 +19,16 @@ import picocli.CommandLine.Option;
         + "of processes (alpha-es40, 2-64).")
 public final class ElanlibCommand implements Callable<Integer>
 {
+    @Mixin
+    PartitionOptions partitioning;
+
     @Option(names = "--format", defaultValue = "text", description = "text, csv or json. Default: ${DEFAULT-VALUE}.")
     String format;
 
     @Override
     public Integer call()
     {
+        partitioning.apply();
         final Table.Format f = OutputOptions.format("--format", format);
         final java.util.List<Table> tables = new java.util.ArrayList<>();
         final String who = "qsnet " + BuildInfo.version();

@@ -27,6 +27,9 @@ import picocli.CommandLine.Option;
 public final class HotspotCommand implements Callable<Integer>
 {
     @Mixin
+    PartitionOptions partitioning;
+
+    @Mixin
     ProfileOptions platform;
 
     @Option(names = "--nodes", split = ",", description = "Node counts (2..the tree's nodes), comma-separated. "
@@ -56,6 +59,7 @@ public final class HotspotCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        partitioning.apply();
         output.check();
         final PlatformProfile p = platform.profile();
         final Placement where = switch (memory.toLowerCase(Locale.ROOT))

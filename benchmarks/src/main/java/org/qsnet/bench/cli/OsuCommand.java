@@ -10,6 +10,7 @@ import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,6 +23,9 @@ import picocli.CommandLine.Option;
         + "receive (one master, N slaves), latency with both ends sending at once."})
 public final class OsuCommand implements Callable<Integer>
 {
+    @Mixin
+    PartitionOptions partitioning;
+
     @Option(names = "--profile", defaultValue = "xeon-gc", description = "Platform profile (the paper's: xeon-gc). Default: ${DEFAULT-VALUE}.")
     String profile;
 
@@ -71,6 +75,7 @@ public final class OsuCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        partitioning.apply();
         final PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
         if (plot != null)
         {

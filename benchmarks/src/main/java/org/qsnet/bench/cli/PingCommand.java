@@ -25,6 +25,9 @@ import picocli.CommandLine.Option;
 public final class PingCommand implements Callable<Integer>
 {
     @Mixin
+    PartitionOptions partitioning;
+
+    @Mixin
     ProfileOptions platform;
 
     @Option(names = "--src", defaultValue = "elan", description = "Source buffer: main or elan. Default: ${DEFAULT-VALUE}.")
@@ -57,6 +60,7 @@ public final class PingCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        partitioning.apply();
         for (final int size : sizes)
         {
             QsnetException.require(size >= 0 && size <= PingExperiment.MAX_BYTES, "--sizes value", size,

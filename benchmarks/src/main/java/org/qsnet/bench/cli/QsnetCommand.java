@@ -38,6 +38,8 @@ public final class QsnetCommand implements Runnable
      */
     public static int execute(final String... args)
     {
+        // a command without --partitions runs in one partition, whatever an earlier one in this JVM asked
+        org.qsnet.elan3.Prun.partitionsByDefault(1);
         final CommandLine cl = new CommandLine(new QsnetCommand());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) ->
         {

@@ -106,6 +106,15 @@ public final class PingExperiment
 
     private static void run(final PlatformProfile profile, final org.qsnet.elan3.ElanMain main)
     {
+        if (Prun.defaultPartitions() > 1)
+        {
+            final Prun.PartitionedResult r = Prun.runPartitioned(profile, Prun.defaultPartitions(),
+                s -> s.launch(new Prun.Options(2, 2, false, 0, Map.of()), main));
+            r.report().throwIfFailed();
+            final LinkErrorStats[] mine = LAST_ERRORS.get();
+            mine[0] = mine[0].plus(r.linkErrors());
+            return;
+        }
         final Prun.Session session = new Prun.Session(profile, 1);
         session.launch(new Prun.Options(2, 2, false, 0, Map.of()), main);
         session.run().throwIfFailed();
