@@ -29,6 +29,11 @@ import picocli.CommandLine.Option;
             + "injection limit (the peak payload rate of one link, 335.1 MB/s)."})
 public final class TrafficCommand implements Callable<Integer>
 {
+    @picocli.CommandLine.Option(names = "--partitions", paramLabel = "N", defaultValue = "1", description = "Run each point "
+        + "in N partitions of the machine (threads of this JVM, in conservative windows); the results are the same. "
+        + "Injection straight into the links only. Default: ${DEFAULT-VALUE}.")
+    int partitions;
+
     @Option(names = {"-p", "--pattern"}, split = ",", defaultValue = "uniform",
         description = "Workloads, comma-separated. Default: ${DEFAULT-VALUE}.")
     List<String> patterns;
@@ -103,10 +108,19 @@ public final class TrafficCommand implements Callable<Integer>
             int i = 0;
             for (final double load : loads)
             {
-                final TrafficExperiment experiment = new TrafficExperiment(spec, load);
-                workload.thin(experiment.fabric());
-                final TrafficPoint pt = experiment.run(new Progress(String.format(java.util.Locale.ROOT,
-                    "[%d/%d] %s offered %.2f", done + 1, total, p.label(), load), spec.warmupNs() + spec.measureNs(), System.err));
+                final TrafficPoint pt;
+                if (partitions > 1)
+                {
+                    pt = TrafficExperiment.partitioned(spec, load, partitions, workload::thin).point();
+                }
+                else
+                {
+                    final TrafficExperiment experiment = new TrafficExperiment(spec, load);
+                    workload.thin(experiment.fabric());
+                    pt = experiment.run(new Progress(String.format(java.util.Locale.ROOT,
+                        "[%d/%d] %s offered %.2f", done + 1, total, p.label(), load), spec.warmupNs() + spec.measureNs(),
+                        System.err));
+                }
                 table.row(pt.pattern(), pt.nodes(), pt.offeredLoad(), pt.generatedLoad(), pt.acceptedLoad(),
                     pt.aggregateMBs(), pt.perNodeMinMBs(), pt.perNodeMeanMBs(), pt.perNodeMaxMBs(), pt.meanLatencyUs(),
                     pt.messages(), pt.otherJobMBs(), pt.linkErrors().crcRetries(), pt.linkErrors().outOfOrderRefusals(),

@@ -50,6 +50,10 @@ public final class TrafficExperiment
     private final long windowEndNs;
     private final double limitBytesPerNs;
     private final int measuredJob;
+    private final org.qsnet.fabric.network.Partitioning partitioning;
+    /** Partitioned runs: the messages arriving here, by id, while their packets land. */
+    private final Map<Long, Message> arriving = new HashMap<>();
+    private org.qsnet.fabric.distributed.PartitionDriver driver;
 
     private final long[] jobBytes = new long[2];
     private long messages;
@@ -67,11 +71,24 @@ public final class TrafficExperiment
      */
     public TrafficExperiment(final TrafficSpec spec, final double offeredLoad)
     {
+        this(spec, offeredLoad, null);
+    }
+
+    /**
+     * Builds one partition of the experiment (see {@link #runPartitioned}): every partition
+     * configures every node alike, and runs the sources of its own.
+     */
+    private TrafficExperiment(final TrafficSpec spec, final double offeredLoad,
+        final org.qsnet.fabric.network.Partitioning partitioning)
+    {
         org.qsnet.fabric.QsnetException.require(offeredLoad > 0 && offeredLoad <= 1, "offered load", offeredLoad,
             "must be in (0, 1]");
+        org.qsnet.fabric.QsnetException.require(partitioning == null || !spec.viaNic(), "partitions",
+            partitioning == null ? 1 : partitioning.count(), "must be 1 for injection through the NIC model");
         this.spec = spec;
         this.offeredLoad = offeredLoad;
         this.kernel = new Kernel();
+        this.partitioning = partitioning;
         if (spec.viaNic())
         {
             this.machine = new Machine(kernel, spec.nicProfile().withFabric(spec.fabric()));
@@ -80,7 +97,11 @@ public final class TrafficExperiment
         else
         {
             this.machine = null;
-            this.fabric = new Fabric(kernel, spec.fabric());
+            this.fabric = new Fabric(kernel, spec.fabric(), partitioning);
+            if (partitioning != null)
+            {
+                fabric.remote().codec(new MessageCodec());
+            }
         }
         this.limitBytesPerNs = spec.fabric().peakPayloadBytesPerSecond() / 1e9;
         this.windowStartNs = spec.warmupNs();
@@ -95,6 +116,11 @@ public final class TrafficExperiment
         configure();
         for (final Node n : nodes)
         {
+            if (!fabric.partitioning().isLocal(n.id))
+            {
+                // another partition runs this node; its object here only sums what arrives for it
+                continue;
+            }
             if (machine == null)
             {
                 n.port = fabric.attach(n.id, n);
@@ -338,17 +364,161 @@ public final class TrafficExperiment
             final long until = windowEndNs * i / steps;
             if (!reset && until >= windowStartNs)
             {
-                kernel.runUntil(windowStartNs);
+                runTo(windowStartNs);
                 fabric.resetStats();
                 reset = true;
             }
-            kernel.runUntil(until);
+            runTo(until);
             if (progress != null)
             {
                 progress.accept(until);
             }
         }
-        final double windowNs = windowNs();
+        return point(List.of(this));
+    }
+
+    private void runTo(final long untilNs)
+    {
+        if (driver == null)
+        {
+            kernel.runUntil(untilNs);
+        }
+        else
+        {
+            driver.run(untilNs);
+        }
+    }
+
+    /**
+     * Runs the experiment in {@code partitions} partitions of this JVM (threads joined by the in-JVM
+     * transport, in conservative windows, as separate JVMs would be): the same result as
+     * {@link #run()}, bit for bit.
+     *
+     * @param spec        the workload (injection straight into the links).
+     * @param offeredLoad offered load per sending node.
+     * @param partitions  partitions, at least 1.
+     * @return the outcome.
+     */
+    public static TrafficPoint runPartitioned(final TrafficSpec spec, final double offeredLoad, final int partitions)
+    {
+        return partitioned(spec, offeredLoad, partitions, f -> { }).point;
+    }
+
+    /** A partitioned run's outcome and partition 0's experiment (its fabric, for the statistics). */
+    public record Partitioned(TrafficPoint point, TrafficExperiment first, long windows)
+    {
+    }
+
+    /**
+     * As {@link #runPartitioned}, also giving partition 0's experiment (its replica of the network
+     * holds the whole network's statistics) and the windows run.
+     *
+     * @param spec        the workload.
+     * @param offeredLoad offered load per sending node.
+     * @param partitions  partitions, at least 1.
+     * @param prepare     applied to every partition's fabric before the run (e.g. thinning its up links).
+     * @return the outcome.
+     */
+    public static Partitioned partitioned(final TrafficSpec spec, final double offeredLoad, final int partitions,
+        final java.util.function.Consumer<Fabric> prepare)
+    {
+        org.qsnet.fabric.QsnetException.require(partitions >= 1 && partitions <= spec.nodes(), "partitions", partitions,
+            "must be in 1.." + spec.nodes());
+        if (partitions == 1)
+        {
+            final TrafficExperiment e = new TrafficExperiment(spec, offeredLoad);
+            prepare.accept(e.fabric);
+            return new Partitioned(e.run(), e, 0);
+        }
+        final List<org.qsnet.fabric.transport.local.LocalTransport> transports =
+            org.qsnet.fabric.transport.local.LocalTransport.createJob(new org.qsnet.fabric.transport.TransportContext()
+                .jobId(spec.seed()).jobKey(new byte[16]).partition(0, partitions));
+        final List<TrafficExperiment> parts = new ArrayList<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            final TrafficExperiment e = new TrafficExperiment(spec, offeredLoad,
+                new org.qsnet.fabric.network.Partitioning(partitions, p, spec.nodes()));
+            e.driver = new org.qsnet.fabric.distributed.PartitionDriver(e.kernel, e.fabric.remote(), transports.get(p));
+            prepare.accept(e.fabric);
+            parts.add(e);
+        }
+        final Throwable[] failure = new Throwable[1];
+        final List<Thread> threads = new ArrayList<>();
+        for (final TrafficExperiment e : parts)
+        {
+            final Thread t = new Thread(() ->
+            {
+                try
+                {
+                    e.run();
+                }
+                catch (final Throwable x)
+                {
+                    synchronized (failure)
+                    {
+                        failure[0] = failure[0] == null ? x : failure[0];
+                    }
+                }
+            }, "traffic partition " + e.partitioning.self());
+            threads.add(t);
+            t.start();
+        }
+        try
+        {
+            for (final Thread t : threads)
+            {
+                t.join();
+            }
+        }
+        catch (final InterruptedException x)
+        {
+            Thread.currentThread().interrupt();
+            throw new org.qsnet.fabric.QsnetException("interrupted while the partitions ran");
+        }
+        finally
+        {
+            transports.forEach(org.qsnet.fabric.transport.Transport::close);
+        }
+        if (failure[0] != null)
+        {
+            throw failure[0] instanceof RuntimeException r ? r : new org.qsnet.fabric.QsnetException(String.valueOf(failure[0]));
+        }
+        return new Partitioned(point(parts), parts.get(0), parts.get(0).driver.windows());
+    }
+
+    /** The outcome from the counters of every partition (one, in a run in one JVM). */
+    private static TrafficPoint point(final List<TrafficExperiment> parts)
+    {
+        final TrafficExperiment e0 = parts.get(0);
+        final int nodeCount = e0.nodes.length;
+        final long[] acceptedBytes = new long[nodeCount];
+        final long[] ownMessages = new long[nodeCount];
+        final long[] ownLatencySumNs = new long[nodeCount];
+        final long[] jobBytes = new long[2];
+        final long[] jobGeneratedBytes = new long[2];
+        long messages = 0;
+        long latencySumNs = 0;
+        for (final TrafficExperiment e : parts)
+        {
+            for (int i = 0; i < nodeCount; i++)
+            {
+                acceptedBytes[i] += e.nodes[i].acceptedBytes;
+                ownMessages[i] += e.nodes[i].ownMessages;
+                ownLatencySumNs[i] += e.nodes[i].ownLatencySumNs;
+            }
+            for (int j = 0; j < 2; j++)
+            {
+                jobBytes[j] += e.jobBytes[j];
+                jobGeneratedBytes[j] += e.jobGeneratedBytes[j];
+            }
+            messages += e.messages;
+            latencySumNs += e.latencySumNs;
+        }
+        final TrafficSpec spec = e0.spec;
+        final int measuredJob = e0.measuredJob;
+        final double limitBytesPerNs = e0.limitBytesPerNs;
+        final Node[] nodes = e0.nodes;
+        final double windowNs = e0.windowNs();
         int measuredSenders = 0;
         double min = Double.MAX_VALUE;
         double max = 0;
@@ -358,7 +528,7 @@ public final class TrafficExperiment
             if (n.rateBytesPerNs > 0 && n.job == measuredJob)
             {
                 measuredSenders++;
-                final double mbs = n.acceptedBytes * 1e3 / windowNs;
+                final double mbs = acceptedBytes[n.id] * 1e3 / windowNs;
                 min = Math.min(min, mbs);
                 max = Math.max(max, mbs);
                 sum += mbs;
@@ -369,18 +539,20 @@ public final class TrafficExperiment
         {
             if (n.rateBytesPerNs > 0)
             {
-                final double mbs = n.acceptedBytes * 1e3 / windowNs;
+                final double mbs = acceptedBytes[n.id] * 1e3 / windowNs;
                 perNode.add(new TrafficPoint.NodeFigures(n.id, n.job, n.job == measuredJob, mbs,
-                    mbs / (limitBytesPerNs * 1e3), n.ownMessages, n.ownMessages == 0 ? 0 : n.ownLatencySumNs / 1e3 / n.ownMessages));
+                    mbs / (limitBytesPerNs * 1e3), ownMessages[n.id],
+                    ownMessages[n.id] == 0 ? 0 : ownLatencySumNs[n.id] / 1e3 / ownMessages[n.id]));
             }
         }
         final double accepted = jobBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
         final double generated = jobGeneratedBytes[measuredJob] / windowNs / measuredSenders / limitBytesPerNs;
-        return new TrafficPoint(spec.pattern().label(), spec.nodes(), offeredLoad, generated, accepted,
+        return new TrafficPoint(spec.pattern().label(), spec.nodes(), e0.offeredLoad, generated, accepted,
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
             measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0, perNode,
-            machine != null ? machine.linkErrorStats() : new org.qsnet.fabric.machine.LinkErrorStats(fabric.crcErrors(), 0, 0));
+            e0.machine != null ? e0.machine.linkErrorStats()
+                : new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), 0, 0));
     }
 
     private static final int CONTEXT = 0x400;
@@ -413,6 +585,8 @@ public final class TrafficExperiment
 
     private static final class Message
     {
+        /** Source node and the source's own count: the same message in every partition. */
+        final long id;
         final Node source;
         final int destination;
         final int bytes;
@@ -427,9 +601,10 @@ public final class TrafficExperiment
         /** NIC injection: DMAs posted and not yet completely landed. */
         int dmasLeft;
 
-        Message(final Node source, final int destination, final int bytes, final long generatedNs,
+        Message(final long id, final Node source, final int destination, final int bytes, final long generatedNs,
             final boolean readRequest, final int maxPayload)
         {
+            this.id = id;
             this.source = source;
             this.destination = destination;
             this.bytes = bytes;
@@ -455,6 +630,8 @@ public final class TrafficExperiment
         long ownMessages;
         long ownLatencySumNs;
         int messageBytes = spec.messageBytes();
+        /** Messages this node made (a read's reply counts for the server that sends it). */
+        long messagesMade;
         boolean exponentialSize = spec.exponentialSize();
         double readRatio = spec.readRatio();
         /** The next message's generation, one handler for all of them. */
@@ -501,7 +678,7 @@ public final class TrafficExperiment
                 jobGeneratedBytes[job] += bytes;
             }
             final int max = spec.fabric().maxPayloadBytes();
-            final Message m = new Message(this, dst, bytes, nowNs, read, max);
+            final Message m = new Message(((long)id << 32) | messagesMade++, this, dst, bytes, nowNs, read, max);
             if (machine != null)
             {
                 postDma(m);
@@ -627,8 +804,8 @@ public final class TrafficExperiment
             if (m.readRequest)
             {
                 // the server answers a read with the data, queued behind its own traffic
-                final Message reply = new Message(m.source, m.source.id, m.bytes, m.generatedNs, false,
-                    spec.fabric().maxPayloadBytes());
+                final Message reply = new Message(((long)id << 32) | messagesMade++, m.source, m.source.id, m.bytes,
+                    m.generatedNs, false, spec.fabric().maxPayloadBytes());
                 queue.addLast(reply);
                 trySend();
                 return spec.fabric().ackTurnaroundNs();
@@ -638,6 +815,10 @@ public final class TrafficExperiment
             if (complete)
             {
                 completed(m);
+                if (partitioning != null)
+                {
+                    arriving.remove(m.id);
+                }
             }
             if (timeNs >= windowStartNs && timeNs < windowEndNs)
             {
@@ -663,6 +844,44 @@ public final class TrafficExperiment
         {
             outstanding--;
             trySend();
+        }
+    }
+
+    /**
+     * A message crossing partitions: its fields go with every packet; the destination keeps one
+     * copy per message while its packets land, as the shared object does in one JVM.
+     */
+    private final class MessageCodec implements org.qsnet.fabric.network.PacketCodec
+    {
+        @Override
+        public void writeAttachment(final Packet packet, final org.qsnet.fabric.network.WireBuffer out)
+        {
+            final Message m = (Message)packet.attachment();
+            out.putLong(m.id).putInt(m.source.id).putInt(m.destination).putInt(m.bytes).putLong(m.generatedNs)
+                .putByte(m.readRequest ? 1 : 0);
+        }
+
+        @Override
+        public Object readAttachment(final Packet packet, final java.nio.ByteBuffer in)
+        {
+            final long id = in.getLong();
+            final int source = in.getInt();
+            final int destination = in.getInt();
+            final int bytes = in.getInt();
+            final long generatedNs = in.getLong();
+            final boolean read = in.get() != 0;
+            return arriving.computeIfAbsent(id, k -> new Message(id, nodes[source], destination, bytes, generatedNs, read,
+                spec.fabric().maxPayloadBytes()));
+        }
+
+        @Override
+        public void writeReply(final Packet packet, final org.qsnet.fabric.network.WireBuffer out)
+        {
+        }
+
+        @Override
+        public void applyReply(final Packet packet, final java.nio.ByteBuffer in)
+        {
         }
     }
 
