@@ -13,6 +13,7 @@ import org.qsnet.bench.report.Plots;
 import org.qsnet.bench.report.Table;
 import org.qsnet.bench.traffic.Pattern;
 import org.qsnet.bench.traffic.TrafficExperiment;
+import org.qsnet.bench.traffic.TrafficPoint;
 import org.qsnet.bench.traffic.TrafficSpec;
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.network.FabricConfig;
@@ -43,6 +44,12 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "--warmup-runs", defaultValue = "2", description = "Unmeasured runs per case first, to warm the JIT. Default: ${DEFAULT-VALUE}.")
     int warmupRuns;
 
+    @Option(names = "--partitions", split = ",", paramLabel = "N,...", description = "Instead: whole runs (10 us warm-up "
+        + "and the window) of the same workload in each number of partitions (threads of this JVM, conservative windows "
+        + "over the in-JVM transport): host time per simulated us, windows per second, and whether the result equals the "
+        + "first's.")
+    int[] partitions;
+
     @Option(names = "--repeat", defaultValue = "3", description = "Runs per case, 1..100. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
@@ -61,6 +68,10 @@ public final class PerfCommand implements Callable<Integer>
         QsnetException.require(warmupRuns >= 0 && warmupRuns <= 100, "--warmup-runs", warmupRuns, "must be in 0..100");
         QsnetException.require(repeat >= 1 && repeat <= 100, "--repeat", repeat, "must be in 1..100");
         output.check();
+        if (partitions != null)
+        {
+            return partitioned();
+        }
         final Table t = new Table("emulator performance: uniform traffic at saturation (median of " + repeat + " runs)")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
@@ -127,6 +138,59 @@ public final class PerfCommand implements Callable<Integer>
                 + System.getProperty("java.version"), "nodes (log)", "host time / simulated time (log)",
                 List.of(new Plots.Series("slowdown", px, slowdown)), true, true);
         }
+        return 0;
+    }
+
+    /** Whole runs in 1, 2, 4... partitions: the distributed simulation's own cost. */
+    private int partitioned()
+    {
+        final Table t = new Table("distributed simulation: uniform traffic at saturation, whole runs (median of " + repeat
+            + " runs)")
+            .fact("emulator", "qsnet " + BuildInfo.version())
+            .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
+            .fact("host cpus", Runtime.getRuntime().availableProcessors())
+            .fact("run", "10 us warm-up + " + measureUs + " us simulated; partitions are threads of this JVM joined by the "
+                + "in-JVM transport; " + warmupRuns + " unmeasured runs first");
+        t.column("nodes", "%d").column("partitions", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f")
+            .column("host_us_per_sim_us", "%.1f").column("windows", "%d").column("windows_per_s", "%.3g")
+            .column("same_result", "%s");
+        for (final int nodes : sizes)
+        {
+            TrafficPoint first = null;
+            for (final int p : partitions)
+            {
+                QsnetException.require(p >= 1 && p <= nodes, "--partitions", p, "must be in 1.." + nodes);
+                final double[] host = new double[repeat];
+                long windows = 0;
+                TrafficPoint pt = null;
+                for (int r = -warmupRuns; r < repeat; r++)
+                {
+                    final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes,
+                        FabricConfig.elite(TrafficSpec.dimFor(nodes)), 320, false, true, 10_000, Math.round(measureUs * 1000),
+                        0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
+                    System.gc();
+                    final long t0 = System.nanoTime();
+                    final TrafficExperiment.Partitioned run = TrafficExperiment.partitioned(spec, 1.0, p, f -> { });
+                    final long wall = System.nanoTime() - t0;
+                    if (r < 0)
+                    {
+                        continue;
+                    }
+                    host[r] = wall;
+                    windows = run.windows();
+                    pt = run.point();
+                    System.err.printf(Locale.ROOT, "%d nodes, %d partitions, run %d: %.1f ms host%n", nodes, p, r + 1,
+                        wall / 1e6);
+                }
+                Arrays.sort(host);
+                final double med = host[repeat / 2];
+                final double simUs = 10 + measureUs;
+                first = first == null ? pt : first;
+                t.row(nodes, p, simUs, med / 1e6, med / 1e3 / simUs, windows, windows / (med / 1e9),
+                    String.valueOf(pt.equals(first)));
+            }
+        }
+        output.emit(t, System.out);
         return 0;
     }
 
