@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Map;
 
+import mpi.MPI;
+import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.qsnet.elan3.Prun;
@@ -29,6 +31,55 @@ class PartitionedMpiTest
             many.report().throwIfFailed();
             assertNull(many.differenceFrom(single, one.kernel()), program.getSimpleName() + ": 1 partition against " + partitions);
         }
+    }
+
+    /** A ping-pong with 1 ms of computation between messages: mostly idle simulated time. */
+    public static final class ComputeAndPing
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            final int me = MPI.COMM_WORLD.getRank();
+            final int[] buf = new int[16];
+            for (int i = 0; i < 20; i++)
+            {
+                org.qsnet.elan3.ElanProcess.current().sim().compute(1_000_000);
+                if (me == 0)
+                {
+                    buf[0] = i;
+                    MPI.COMM_WORLD.send(buf, 16, MPI.INT, 1, 3);
+                    MPI.COMM_WORLD.recv(buf, 16, MPI.INT, 1, 4);
+                }
+                else
+                {
+                    MPI.COMM_WORLD.recv(buf, 16, MPI.INT, 0, 3);
+                    Job.check(buf[0] == i, "message " + i);
+                    MPI.COMM_WORLD.send(buf, 16, MPI.INT, 0, 4);
+                }
+            }
+            MPI.Finalize();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldSkipIdleSimulatedTimeInOneWindowPerEventRatherThanOnePerLookahead()
+    {
+        // two ranks in different partitions (nodes 7 and 8 of 16), 20 ms of computation in all
+        final PlatformProfile machine = PlatformProfile.pentium3He();
+        final Prun.Options o = new Prun.Options(2, 2, false, 7, Map.of());
+        final Prun.Session one = new Prun.Session(machine, 1);
+        one.launch(o, ComputeAndPing.class);
+        final RunReport single = one.run().throwIfFailed();
+        final Prun.PartitionedResult two = Prun.runPartitioned(machine, 2, s -> s.launch(o, ComputeAndPing.class));
+        two.report().throwIfFailed();
+        assertNull(two.differenceFrom(single, one.kernel()));
+        System.out.printf("compute-and-ping: %d windows for %d ns simulated in 2 partitions%n", two.windows(), single.endNs());
+        final long lookaheads = single.endNs() / machine.fabric().wireDelayNs();
+        org.junit.jupiter.api.Assertions.assertTrue(single.endNs() > 20_000_000, "simulated " + single.endNs() + " ns");
+        // without skip-ahead a run would take one window per 20 ns lookahead: a million here
+        org.junit.jupiter.api.Assertions.assertTrue(two.windows() < lookaheads / 100,
+            two.windows() + " windows for " + lookaheads + " lookaheads of simulated time");
     }
 
     @Test
