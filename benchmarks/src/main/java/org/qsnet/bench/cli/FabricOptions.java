@@ -24,10 +24,29 @@ public final class FabricOptions
     @Option(names = "--seed", defaultValue = "1", description = "Seed of every random stream. Default: ${DEFAULT-VALUE}.")
     long seed;
 
+    @Option(names = "--timing", defaultValue = "exact", description = "exact (the wormhole model) or analytic (LogGP-style "
+        + "formula: path latency and the source link's serialisation, no contention; faster, for functional runs at "
+        + "scale; results are labelled timing=analytic). Default: ${DEFAULT-VALUE}.")
+    String timing;
+
+    /**
+     * @param timing the --timing value.
+     * @return whether it asks for analytic timing.
+     */
+    static boolean analytic(final String timing)
+    {
+        return switch (timing.toLowerCase(Locale.ROOT))
+        {
+            case "exact" -> false;
+            case "analytic" -> true;
+            default -> throw new QsnetException("--timing '" + timing + "' must be exact or analytic");
+        };
+    }
+
     @Option(names = "--set", paramLabel = "NAME=VALUE",
         description = "Override a fabric parameter, e.g. --set wireDelayNs=30 --set virtualChannels=1. "
             + "Names: k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes, "
-            + "packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed; "
+            + "packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed, analyticTiming; "
             + "with a NIC profile also its parameters, e.g. pciMHz=33, sdramMBs=600, tlbEntries=32.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
@@ -43,7 +62,8 @@ public final class FabricOptions
             case "deterministic" -> false;
             default -> throw new QsnetException("--ascent '" + ascent + "' must be adaptive or deterministic");
         };
-        return apply(FabricConfig.elite(dim).withAdaptiveAscent(adaptive).withSeed(seed), overrides);
+        return apply(FabricConfig.elite(dim).withAdaptiveAscent(adaptive).withSeed(seed).withAnalyticTiming(analytic(timing)),
+            overrides);
     }
 
     /**

@@ -20,11 +20,16 @@ public final class ProfileOptions
         description = "Override a profile or fabric parameter, e.g. --set pciMHz=33 --set tlbEntries=32 --set wireDelayNs=30.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
+    @Option(names = "--timing", defaultValue = "exact", description = "exact (the wormhole model) or analytic (LogGP-style "
+        + "formula, no contention; results labelled timing=analytic). Default: ${DEFAULT-VALUE}.")
+    String timing;
+
     /**
      * @return the profile these options describe.
      */
     public PlatformProfile profile()
     {
-        return FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
+        final PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
+        return FabricOptions.analytic(timing) ? p.withFabric(p.fabric().withAnalyticTiming(true)) : p;
     }
 }

@@ -61,6 +61,10 @@ public final class PrunCommand implements Callable<Integer>
     @Option(names = "--dim", description = "Tree dimension of the machine (default: the profile's).")
     Integer dim;
 
+    @Option(names = "--timing", defaultValue = "exact", description = "exact (the wormhole model) or analytic (LogGP-style "
+        + "formula, no contention: faster, for functional runs at scale). Default: ${DEFAULT-VALUE}.")
+    String timing;
+
     @Option(names = {"-e", "--env"}, paramLabel = "NAME=VALUE", description = "Extra environment, e.g. LIBELAN_WAITTYPE=POLL.")
     Map<String, String> env = new LinkedHashMap<>();
 
@@ -120,6 +124,10 @@ public final class PrunCommand implements Callable<Integer>
         if (dim != null)
         {
             p = p.withFabric(p.fabric().withDim(dim));
+        }
+        if (FabricOptions.analytic(timing))
+        {
+            p = p.withFabric(p.fabric().withAnalyticTiming(true));
         }
         final boolean cyclic = switch (mapping)
         {

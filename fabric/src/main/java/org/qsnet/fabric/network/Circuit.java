@@ -22,6 +22,8 @@ final class Circuit implements EventHandler
     int releaseDepth;
     /** Which attempt of the packet this is: its retries when the attempt started. */
     int attempt;
+    /** Analytic timing: the links of the packet's path (its latency there and back); 0 otherwise. */
+    int pathLinks;
     int releaseIndex;
     long ackNs;
     // broadcast

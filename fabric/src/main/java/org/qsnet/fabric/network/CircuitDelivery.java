@@ -79,6 +79,33 @@ final class CircuitDelivery
     }
 
     /**
+     * {@code --timing analytic}: the packet's times from a formula instead of the header's hops.
+     * The source's link serialises the node's packets (LogGP's G and g); the header crosses the
+     * path's links and Elites without waiting (L); the tail follows after the body. Nothing else
+     * contends: no virtual channel beyond the node link's, no other body on a link.
+     * <pre>
+     *   start = max(now, source link free);  head = start + links x wire + (links - 1) x switch
+     *   tail  = head + serialisation(payload + 58 B);  ack = tail + turnaround + the same latency back
+     * </pre>
+     */
+    void analytic(final Circuit c, final LinkOutput out, final long now)
+    {
+        final Packet p = c.packet;
+        final long bodyNs = config.serializationNs(p.wireBytes);
+        final long start = Math.max(now, out.bodyFreeAtNs);
+        out.bodyFreeAtNs = start + bodyNs + config.packetGapNs();
+        out.busyNs += bodyNs;
+        out.bytes += p.wireBytes;
+        out.packets++;
+        c.pathLinks = p.tagCount + 1 + (p.isBroadcast() ? p.tagCount + 1 : 0);
+        final long head = start + fabric.pathLatencyNs(c.pathLinks);
+        final long tail = head + bodyNs;
+        p.times(head, tail);
+        c.phase = Circuit.TAIL;
+        nodeOrigins[p.isBroadcast() ? p.source() : p.destination()].schedule(tail, c);
+    }
+
+    /**
      * The earliest time at or after the header's arrival at which the body can stream over every
      * link of the circuit without overlapping the body of another circuit on the same link (the
      * circuits holding the link's other virtual channels). Candidates are the arrival and the
@@ -211,6 +238,10 @@ final class CircuitDelivery
 
     private static int maxDepth(final Circuit c)
     {
+        if (c.pathLinks > 0)
+        {
+            return c.pathLinks;
+        }
         int depth = 0;
         for (int i = 0; i < c.count; i++)
         {

@@ -147,6 +147,8 @@ public final class Fabric
             this.partitioning.nodeCount(), "must equal the fabric's " + nodes + " nodes");
         QsnetException.require(!this.partitioning.isDistributed() || wire > 0, "wireDelayNs", wire,
             "must be at least 1 ns in a partitioned run (it is the lookahead)");
+        QsnetException.require(!this.partitioning.isDistributed() || !config.analyticTiming(), "partitions",
+            this.partitioning.count(), "must be 1 with analytic timing (partitioned runs use the exact model)");
         remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
         router = new HeaderRouter(kernel, config, topology, nodeOut, nodeOrigins, switchOrigins);
         delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,

@@ -25,6 +25,10 @@ import org.qsnet.fabric.QsnetException;
  * @param crcErrorRate          probability that a packet arrives corrupted (CRC error) and is
  *                              retransmitted, 0..1.
  * @param seed                  seed of every random stream of the fabric.
+ * @param analyticTiming        {@code --timing analytic}: a packet's times come from a LogGP-style
+ *                              formula of these parameters (path latency, the source link's
+ *                              serialisation, no contention anywhere else) instead of the wormhole
+ *                              model; for functional runs at scale, labelled as such.
  */
 public record FabricConfig(
     int k,
@@ -40,7 +44,8 @@ public record FabricConfig(
     boolean adaptiveAscent,
     long agingNs,
     double crcErrorRate,
-    long seed)
+    long seed,
+    boolean analyticTiming)
 {
     /**
      * Validates every parameter.
@@ -70,7 +75,7 @@ public record FabricConfig(
      */
     public static FabricConfig elite(final int dim)
     {
-        return new FabricConfig(4, dim, 2500, 20, 35, 2, 320, 58, 10, 20, true, 0, 0.0, 1);
+        return new FabricConfig(4, dim, 2500, 20, 35, 2, 320, 58, 10, 20, true, 0, 0.0, 1, false);
     }
 
     /**
@@ -80,7 +85,7 @@ public record FabricConfig(
     public FabricConfig withK(final int v)
     {
         return new FabricConfig(v, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed, analyticTiming);
     }
 
     /**
@@ -90,7 +95,7 @@ public record FabricConfig(
     public FabricConfig withDim(final int v)
     {
         return new FabricConfig(k, v, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed, analyticTiming);
     }
 
     /**
@@ -100,7 +105,7 @@ public record FabricConfig(
     public FabricConfig withVirtualChannels(final int v)
     {
         return new FabricConfig(k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, v, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed, analyticTiming);
     }
 
     /**
@@ -110,7 +115,7 @@ public record FabricConfig(
     public FabricConfig withAdaptiveAscent(final boolean v)
     {
         return new FabricConfig(k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, v, agingNs, crcErrorRate, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, v, agingNs, crcErrorRate, seed, analyticTiming);
     }
 
     /**
@@ -120,7 +125,7 @@ public record FabricConfig(
     public FabricConfig withCrcErrorRate(final double v)
     {
         return new FabricConfig(k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, v, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, v, seed, analyticTiming);
     }
 
     /**
@@ -130,7 +135,7 @@ public record FabricConfig(
     public FabricConfig withSeed(final long v)
     {
         return new FabricConfig(k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, v);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, v, analyticTiming);
     }
 
     /**
@@ -140,7 +145,7 @@ public record FabricConfig(
     public FabricConfig withWireDelayNs(final long v)
     {
         return new FabricConfig(k, dim, linkPsPerByte, v, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed, analyticTiming);
     }
 
     /**
@@ -150,7 +155,31 @@ public record FabricConfig(
     public FabricConfig withAgingNs(final long v)
     {
         return new FabricConfig(k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
-            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, v, crcErrorRate, seed);
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, v, crcErrorRate, seed, analyticTiming);
+    }
+
+    /**
+     * @param v whether packet times come from the analytic model ({@code --timing analytic}).
+     * @return a copy with {@code analyticTiming} replaced.
+     */
+    public FabricConfig withAnalyticTiming(final boolean v)
+    {
+        return new FabricConfig(k, dim, linkPsPerByte, wireDelayNs, switchDelayNs, virtualChannels, maxPayloadBytes,
+            packetOverheadBytes, packetGapNs, ackTurnaroundNs, adaptiveAscent, agingNs, crcErrorRate, seed, v);
+    }
+
+    /**
+     * The record's form, with {@code timing=analytic} at the end only in that mode (so the
+     * exact mode's reports read as they always did).
+     */
+    @Override
+    public String toString()
+    {
+        return "FabricConfig[k=" + k + ", dim=" + dim + ", linkPsPerByte=" + linkPsPerByte + ", wireDelayNs=" + wireDelayNs
+            + ", switchDelayNs=" + switchDelayNs + ", virtualChannels=" + virtualChannels + ", maxPayloadBytes="
+            + maxPayloadBytes + ", packetOverheadBytes=" + packetOverheadBytes + ", packetGapNs=" + packetGapNs
+            + ", ackTurnaroundNs=" + ackTurnaroundNs + ", adaptiveAscent=" + adaptiveAscent + ", agingNs=" + agingNs
+            + ", crcErrorRate=" + crcErrorRate + ", seed=" + seed + (analyticTiming ? ", timing=analytic" : "") + "]";
     }
 
     /**

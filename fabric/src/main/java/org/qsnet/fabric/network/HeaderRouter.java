@@ -174,6 +174,11 @@ final class HeaderRouter
         if (out.fromNode >= 0)
         {
             nodeLinkHops++;
+            if (config.analyticTiming())
+            {
+                delivery.analytic(h.circuit, out, now);
+                return;
+            }
         }
         if (out.fromNode >= 0 && remote.distributed())
         {
