@@ -29,6 +29,22 @@ public final class FabricOptions
         + "scale; results are labelled timing=analytic). Default: ${DEFAULT-VALUE}.")
     String timing;
 
+    /** What a result in analytic timing says about itself. */
+    static final String ANALYTIC_LABEL = "ANALYTIC (--timing analytic): each packet's times from a LogGP-style formula "
+        + "(path latency, the source link's serialisation), no contention anywhere else; not the wormhole model";
+
+    /**
+     * Labels a table whose results come from analytic timing.
+     *
+     * @param table  the table.
+     * @param fabric its fabric's configuration.
+     * @return the table.
+     */
+    static org.qsnet.bench.report.Table labelTiming(final org.qsnet.bench.report.Table table, final FabricConfig fabric)
+    {
+        return fabric.analyticTiming() ? table.fact("timing", ANALYTIC_LABEL) : table;
+    }
+
     /**
      * @param timing the --timing value.
      * @return whether it asks for analytic timing.

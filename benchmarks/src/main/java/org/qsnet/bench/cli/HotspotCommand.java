@@ -95,6 +95,7 @@ public final class HotspotCommand implements Callable<Integer>
             .fact("topology", p.fabric().k() + "-ary " + p.fabric().dim() + "-tree, " + treeNodes + " nodes")
             .fact("published (pentium3-he)", "read flat 314 MB/s, write flat 307 MB/s, 2-16 nodes")
             .fact("per node", "a sender's bytes / (its last completion - start); fairness = min / max");
+        FabricOptions.labelTiming(t, p.fabric());
         t.column("nodes", "%d").column("op", "%s").column("aggregate_MB/s", "%.1f").column("per_node_mean", "%.2f")
             .column("per_node_min", "%.2f").column("per_node_max", "%.2f").column("min/max", "%.3f");
         final List<Table> tables = new ArrayList<>();

@@ -78,6 +78,7 @@ public final class PingCommand implements Callable<Integer>
             .fact("bandwidth", "after a warm-up DMA, 4 DMAs back to back per size (2 above 64 KB), MB/s = 10^6 B/s per direction")
             .fact("link errors", "crcErrorRate " + p.fabric().crcErrorRate() + "; per size, both runs: packets retransmitted"
                 + " after a CRC error, queued packets refused to keep order, duplicates discarded");
+        FabricOptions.labelTiming(t, p.fabric());
         t.column("bytes", "%d").column("latency_us", "%.3f").column("bandwidth_MB/s", "%.1f").column("crc_retries", "%d")
             .column("ooo_refused", "%d").column("dup_discarded", "%d");
         final double[] x = new double[sizes.length];

@@ -204,6 +204,10 @@ public final class PrunCommand implements Callable<Integer>
         }
         err.printf("prun: %d processes on %s, simulated time %.3f us%n", procs, p.name(),
             (report == null ? session.kernel().nowNs() : report.endNs()) / 1000.0);
+        if (p.fabric().analyticTiming())
+        {
+            err.println("prun: timing " + FabricOptions.ANALYTIC_LABEL);
+        }
         if (digest)
         {
             err.printf("prun: %d events, digest %016x%n", session.kernel().tracedEvents(), session.kernel().traceSum());

@@ -246,6 +246,7 @@ public final class WorkloadOptions
      */
     static Table describe(final Table table, final TrafficSpec spec)
     {
+        FabricOptions.labelTiming(table, spec.fabric());
         if (spec.viaNic())
         {
             final PlatformProfile p = spec.nicProfile();
