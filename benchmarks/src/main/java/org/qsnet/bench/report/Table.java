@@ -25,7 +25,15 @@ import org.qsnet.fabric.QsnetException;
 public final class Table
 {
     private static final ObjectMapper JSON = new ObjectMapper()
-        .enable(SerializationFeature.INDENT_OUTPUT);
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .addMixIn(org.qsnet.fabric.network.FabricConfig.class, FabricConfigJson.class);
+
+    /** A fabric's analytic timing is written only when on: exact runs' JSON reads as it always did. */
+    private abstract static class FabricConfigJson
+    {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+        abstract boolean analyticTiming();
+    }
 
     /** Output formats. */
     public enum Format

@@ -33,4 +33,15 @@ class PartitionedExperimentTest
         assertEquals("0", r[0], r[2]);
         assertEquals(golden(experiment), r[1]);
     }
+
+    @ParameterizedTest(name = "uniform traffic, 64 nodes, in {0} partitions")
+    @CsvSource({"2", "4"})
+    @Timeout(300)
+    void shouldPrintTheRecordedTrafficJsonWhenPartitioned(final String partitions) throws IOException
+    {
+        final String[] r = Captured.run(QsnetCommand::execute, "traffic", "-n", "64", "--loads", "0.5,1.0", "--format", "json",
+            "--partitions", partitions);
+        assertEquals("0", r[0], r[2]);
+        assertEquals(golden("traffic-64"), r[1]);
+    }
 }
