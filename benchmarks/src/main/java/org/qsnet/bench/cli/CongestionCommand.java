@@ -25,6 +25,11 @@ import picocli.CommandLine.Option;
         + "waited inside it."})
 public final class CongestionCommand implements Callable<Integer>
 {
+    @picocli.CommandLine.Option(names = "--partitions", paramLabel = "N", defaultValue = "1", description = "Run in N "
+        + "partitions of the machine (threads of this JVM, in conservative windows); the results are the same. "
+        + "Injection straight into the links only. Default: ${DEFAULT-VALUE}.")
+    int partitions;
+
     @Option(names = {"-p", "--pattern"}, defaultValue = "hotspot", description = "The workload. Default: ${DEFAULT-VALUE}.")
     String pattern;
 
@@ -47,10 +52,21 @@ public final class CongestionCommand implements Callable<Integer>
         QsnetException.require(load > 0 && load <= 1, "--load", load, "must be in (0, 1]");
         final Table.Format format = output.check();
         final TrafficSpec spec = workload.spec(Pattern.parse(pattern));
-        final TrafficExperiment e = new TrafficExperiment(spec, load);
-        workload.thin(e.fabric());
-        final TrafficPoint pt = e.run(new Progress(String.format(Locale.ROOT, "%s offered %.2f", spec.pattern().label(), load),
-            spec.warmupNs() + spec.measureNs(), System.err));
+        final TrafficExperiment e;
+        final TrafficPoint pt;
+        if (partitions > 1)
+        {
+            final TrafficExperiment.Partitioned run = TrafficExperiment.partitioned(spec, load, partitions, workload::thin);
+            e = run.first();
+            pt = run.point();
+        }
+        else
+        {
+            e = new TrafficExperiment(spec, load);
+            workload.thin(e.fabric());
+            pt = e.run(new Progress(String.format(Locale.ROOT, "%s offered %.2f", spec.pattern().label(), load),
+                spec.warmupNs() + spec.measureNs(), System.err));
+        }
         final CongestionMatrix m = CongestionMatrix.of(e.fabric(), e.windowNs());
         final List<CongestionMatrix.LinkCell> links = perLink ? CongestionMatrix.perLink(e.fabric(), e.windowNs()) : null;
         final String title = String.format(Locale.ROOT, "congestion %s: %s, %d nodes, offered %.2f, accepted %.3f",

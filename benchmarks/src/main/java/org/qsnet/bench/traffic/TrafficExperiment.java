@@ -483,7 +483,18 @@ public final class TrafficExperiment
         {
             throw failure[0] instanceof RuntimeException r ? r : new org.qsnet.fabric.QsnetException(String.valueOf(failure[0]));
         }
-        return new Partitioned(point(parts), parts.get(0), parts.get(0).driver.windows());
+        // partition 0's replica holds the whole network's statistics once it has the node links'
+        // waits from their owners
+        final TrafficExperiment first = parts.get(0);
+        for (int node = 0; node < spec.nodes(); node++)
+        {
+            final TrafficExperiment owner = parts.get(first.fabric.partitioning().ownerOf(node));
+            if (owner != first)
+            {
+                first.fabric.adoptNodeLinkStats(owner.fabric, node);
+            }
+        }
+        return new Partitioned(point(parts), first, first.driver.windows());
     }
 
     /** The outcome from the counters of every partition (one, in a run in one JVM). */

@@ -44,4 +44,16 @@ class PartitionedExperimentTest
         assertEquals("0", r[0], r[2]);
         assertEquals(golden("traffic-64"), r[1]);
     }
+
+    @ParameterizedTest(name = "hot-spot congestion matrix, 64 nodes, in {0} partitions")
+    @CsvSource({"2", "4"})
+    @Timeout(300)
+    void shouldPrintTheRecordedCongestionMatrixWhenPartitioned(final String partitions) throws IOException
+    {
+        // the matrix reads every link's waits: the node links' come from their owners
+        final String[] r = Captured.run(QsnetCommand::execute, "congestion", "-n", "64", "-p", "hotspot", "--load", "0.5",
+            "--format", "json", "--partitions", partitions);
+        assertEquals("0", r[0], r[2]);
+        assertEquals(golden("congestion-64-hotspot"), r[1]);
+    }
 }

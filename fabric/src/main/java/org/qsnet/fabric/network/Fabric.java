@@ -430,6 +430,22 @@ public final class Fabric
         return router.nodeLinkHops;
     }
 
+    /**
+     * After a partitioned run, takes the statistics only a node link's owner keeps (the headers
+     * that waited for its virtual channels, and how long) from the partition that owns the node,
+     * so that this replica's statistics are the whole network's, as in one JVM.
+     *
+     * @param owner the fabric of the partition that runs {@code node}.
+     * @param node  a node that partition runs.
+     */
+    public void adoptNodeLinkStats(final Fabric owner, final int node)
+    {
+        QsnetException.require(owner.partitioning.isLocal(node), "node", node,
+            "must belong to the owner's partition (" + owner.partitioning.self() + ")");
+        nodeOut[node].waitNs = owner.nodeOut[node].waitNs;
+        nodeOut[node].waits = owner.nodeOut[node].waits;
+    }
+
     // ---------------------------------------------------------------- ports
 
     private final class Port implements FabricPort
