@@ -33,7 +33,10 @@ public final class PartitionDriver
 {
     /** Frame type: a chunk of a window's shipped events. */
     public static final int TYPE_EVENTS = FrameDescriptor.MIN_APPLICATION_TYPE;
-    /** Frame type: the end of a partition's window; time = a lower bound of its next event. */
+    /**
+     * Frame type: the end of a partition's window, with its (last) events; time = a lower bound of
+     * its next event.
+     */
     public static final int TYPE_WINDOW = FrameDescriptor.MIN_APPLICATION_TYPE + 1;
     /** Frame type: a partition's vote in {@link #allAgree(boolean)}; time = 1 for yes. */
     public static final int TYPE_VOTE = FrameDescriptor.MIN_APPLICATION_TYPE + 3;
@@ -54,6 +57,7 @@ public final class PartitionDriver
     private final long[] peerWindow;
     private long windows;
     private long currentWindow;
+    private final org.qsnet.fabric.transport.FrameHandler handler = this::onFrame;
 
     /**
      * @param kernel    this partition's kernel.
@@ -197,28 +201,30 @@ public final class PartitionDriver
         final long window = currentWindow++;
         final ByteBuffer out = remote.outbox();
         final int max = transport.maxPayloadBytes();
+        final int total = out.limit();
         for (int peer = 0; peer < count; peer++)
         {
             if (peer == self)
             {
                 continue;
             }
+            // the window's events ride in its WINDOW frame; only what exceeds one frame goes before it
             int from = 0;
-            final int total = out.limit();
-            while (from < total)
+            while (total - from > max)
             {
-                final int n = Math.min(max, total - from);
                 final ByteBuffer chunk = out.duplicate();
-                chunk.position(from).limit(from + n);
+                chunk.position(from).limit(from + max);
                 sendPolling(peer, TYPE_EVENTS, window, chunk);
-                from += n;
+                from += max;
             }
-            sendPolling(peer, TYPE_WINDOW, ownBound, ByteBuffer.allocate(0));
+            final ByteBuffer last = out.duplicate();
+            last.position(from).limit(total);
+            sendPolling(peer, TYPE_WINDOW, ownBound, last);
         }
         remote.clearOutbox();
         while (!allPeersEnded(window))
         {
-            if (transport.poll(this::onFrame, 64) == 0)
+            if (transport.poll(handler, 64) == 0)
             {
                 transport.awaitFrames(1_000_000L);
             }
@@ -264,7 +270,7 @@ public final class PartitionDriver
             }
             while (votes < count - 1)
             {
-                if (transport.poll(this::onFrame, 64) == 0)
+                if (transport.poll(handler, 64) == 0)
                 {
                     transport.awaitFrames(1_000_000L);
                 }
@@ -317,7 +323,7 @@ public final class PartitionDriver
                 {
                     break;
                 }
-                if (transport.poll(this::onFrame, 64) == 0)
+                if (transport.poll(handler, 64) == 0)
                 {
                     transport.awaitFrames(1_000_000L);
                 }
@@ -375,6 +381,7 @@ public final class PartitionDriver
         }
         else if (type == TYPE_WINDOW)
         {
+            inbound[slot][peer].put(payload);
             peerNext[slot][peer] = timeNs;
             peerWindow[peer] = w + 1;
         }
@@ -396,7 +403,7 @@ public final class PartitionDriver
         // poll while the path is full: the peer may be sending to this partition at the same time
         while (!transport.offer(peer, type, timeNs, 0, payload))
         {
-            transport.poll(this::onFrame, 64);
+            transport.poll(handler, 64);
             Thread.onSpinWait();
         }
     }
