@@ -21,7 +21,8 @@ class PartitionedMpiTest
     private static void assertSameInPartitions(final int n, final Class<?> program, final String... args)
     {
         final PlatformProfile machine = PlatformProfile.pentium3He();
-        final Prun.Options o = new Prun.Options(n, n, false, 0, Map.of());
+        // ranks centred on the 16-node machine: they straddle the partitions' boundaries
+        final Prun.Options o = new Prun.Options(n, n, false, (16 - n) / 2, Map.of());
         final Prun.Session one = new Prun.Session(machine, 1);
         one.launch(o, program, args);
         final RunReport single = one.run().throwIfFailed();
@@ -87,6 +88,16 @@ class PartitionedMpiTest
     void shouldRunTheCollectivesProgramAsInOneJvm()
     {
         assertSameInPartitions(16, CollectivesTest.All.class);
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRunTheRmaProgramsAsInOneJvm()
+    {
+        // one-sided puts and gets, locks over remote atomics, fetch-and-op: the atomic's old value
+        // comes back across the partitions in the acknowledgement
+        assertSameInPartitions(8, WinTest.Rma.class);
+        assertSameInPartitions(8, WinAtomicsTest.Program.class);
     }
 
     @Test
