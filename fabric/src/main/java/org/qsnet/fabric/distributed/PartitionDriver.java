@@ -158,9 +158,18 @@ public final class PartitionDriver
     private RunReport runWindows(final long endNs)
     {
         final long lookahead = remote.lookaheadNs();
+        final long watchdogNs = kernel.context().watchdogNs();
+        final long started = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
         long t = exchange(kernel.nextEventTimeNs());
         while (t != Long.MAX_VALUE && t <= endNs)
         {
+            if (watchdogNs > 0 && System.nanoTime() - started > watchdogNs) // wall-clock: safety net only
+            {
+                final RunReport r = kernel.snapshot();
+                kernel.shutdown();
+                throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
+                    + watchdogNs / 1_000_000 + " ms of host time; simulated time " + kernel.nowNs() + " ns", null, r);
+            }
             final long windowEnd = Math.min(endNs, t + lookahead - 1);
             kernel.runUntil(windowEnd);
             windows++;
