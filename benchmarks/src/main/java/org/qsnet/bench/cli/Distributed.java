@@ -159,6 +159,8 @@ final class Distributed
             final List<InetSocketAddress> all = Rendezvous.exchange(at, rank.rank(), rank.size(), jobId, key,
                 t.localAddress(), context.connectTimeoutMs());
             t.connect(all);
+            System.err.printf("prun: partition %d of %d connected (%s rank %d)%n", rank.rank(), rank.size(), rank.launcher(),
+                rank.rank());
             return runPartition(c, profile, kernelContext, program, cyclic, t);
         }
     }

@@ -51,6 +51,10 @@ public final class FabricOptions
      */
     static boolean analytic(final String timing)
     {
+        if (timing == null)
+        {
+            return false;
+        }
         return switch (timing.toLowerCase(Locale.ROOT))
         {
             case "exact" -> false;

@@ -71,6 +71,22 @@ class DistributedPrunTest
     }
 
     @Test
+    @Timeout(180)
+    void shouldRunAnMpiBenchmarkInTwoJvmsAsInOne()
+    {
+        // 8 ranks on nodes 4..11 of 16: half in each JVM; rank 0 (node 4) prints in this JVM
+        final String[] args = {"-n", "8", "-B", "4", "--dim", "2", "--digest", "org.qsnet.bench.mpi.Osu", "allreduce", "-m",
+            "4096", "-i", "10", "-x", "2"};
+        final String[] one = Captured.run(PrunCommand::execute, args);
+        assertEquals("0", one[0], one[2]);
+        final String[] two = Captured.run(PrunCommand::execute, with(args, "--jvms", "2"));
+        assertEquals("0", two[0], two[2]);
+        assertEquals(one[1], two[1], "the benchmark's table");
+        assertTrue(one[1].contains("4096"), one[1]);
+        assertEquals(result(one[2]), result(two[2]));
+    }
+
+    @Test
     @Timeout(120)
     void shouldRunUnderSrunAndMpirunVariablesThroughACoordinator(@TempDir final Path dir) throws Exception
     {
@@ -116,15 +132,22 @@ class DistributedPrunTest
         final Process p0 = start(log0, Map.of("PMI_RANK", "0", "PMI_SIZE", "2", "QSNET_JOB_KEY", key), longPing);
         final Process p1 = start(dir.resolve("rank-1.log").toFile(), Map.of("PMI_RANK", "1", "PMI_SIZE", "2",
             "QSNET_JOB_KEY", key), longPing);
-        Thread.sleep(4_000); // both running their windows by now
-        assertTrue(p0.isAlive() && p1.isAlive(), "the job is running");
+        // the job runs once partition 0 has connected to every other (after the rendezvous)
+        final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(log0.toPath()).contains("connected") && System.nanoTime() < until)
+        {
+            Thread.sleep(100);
+        }
+        Thread.sleep(1_000);
+        assertTrue(p0.isAlive() && p1.isAlive(), "the job is running: " + Files.readString(log0.toPath()));
         p1.destroyForcibly();
         final long killed = System.nanoTime();
         assertTrue(p0.waitFor(30, TimeUnit.SECONDS), "partition 0 ended after partition 1 died");
         final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
         final String out = Files.readString(log0.toPath());
         assertEquals(1, p0.exitValue(), out + "\n--- partition 1:\n" + Files.readString(dir.resolve("rank-1.log")));
-        assertTrue(out.contains("peer 1") || out.contains("partition 1"), "the error names the dead JVM: " + out);
+        assertTrue(out.contains("peer 1") || out.contains("partition 1"), "the error names the dead JVM: " + out
+            + "\n--- partition 1:\n" + Files.readString(dir.resolve("rank-1.log")));
         assertTrue(seconds < 15, "reported after " + seconds + " s");
     }
 

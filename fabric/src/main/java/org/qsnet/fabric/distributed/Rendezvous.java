@@ -83,8 +83,16 @@ public final class Rendezvous
                 final long left = deadline - System.currentTimeMillis(); // wall-clock: set-up deadline
                 if (left <= 0)
                 {
-                    throw new TransportException(0, "rendezvous at " + at + ": " + missing + " of " + (count - 1)
-                        + " partitions did not join in time");
+                    final StringBuilder absent = new StringBuilder();
+                    for (int p = 1; p < count; p++)
+                    {
+                        if (where[p] == null)
+                        {
+                            absent.append(absent.length() == 0 ? "" : ", ").append(p);
+                        }
+                    }
+                    throw new TransportException(0, "rendezvous at " + at + ": partitions " + absent + " (" + missing + " of "
+                        + (count - 1) + ") did not join in time");
                 }
                 server.setSoTimeout((int)Math.min(Integer.MAX_VALUE, left));
                 final Socket s;
