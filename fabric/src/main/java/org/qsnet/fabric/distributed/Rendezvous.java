@@ -154,7 +154,7 @@ public final class Rendezvous
             try (Socket s = new Socket())
             {
                 s.connect(coordinator, 1_000);
-                s.setSoTimeout((int)Math.max(1, deadline - System.currentTimeMillis()));
+                s.setSoTimeout((int)Math.max(1, deadline - System.currentTimeMillis())); // wall-clock: set-up deadline
                 final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
                 final DataOutputStream b = new DataOutputStream(bytes);
                 b.writeLong(jobId);
