@@ -46,7 +46,7 @@ class MultiJvmEquivalenceTest
     private static void runAcross(final int count, final double crc, final Path dir) throws Exception
     {
         final FabricConfig config = crc > 0 ? FabricConfig.elite(3).withCrcErrorRate(crc).withSeed(7) : FabricConfig.elite(3);
-        final PartitionEquivalenceTest.Outcome one = PartitionEquivalenceTest.runSingle(config, crc);
+        final PartitionEquivalenceTest.Outcome one = PartitionEquivalenceTest.runSingle(config);
         final long job = ProcessHandle.current().pid() * 100 + count;
         final Path shm = dir.resolve("rings");
         Files.createDirectories(shm);

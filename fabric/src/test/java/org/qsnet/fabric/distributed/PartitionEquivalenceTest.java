@@ -50,11 +50,11 @@ class PartitionEquivalenceTest
     void shouldGiveTheSameRunInOneTwoAndFourPartitionsUnderUniformTrafficAndBroadcasts()
     {
         final FabricConfig config = FabricConfig.elite(3);
-        final Outcome one = runSingle(config, 0.0);
+        final Outcome one = runSingle(config);
         assertTrue(one.delivered() > 2_000, "the workload delivers packets: " + one.delivered());
         for (final int p : new int[] {2, 4})
         {
-            assertSame(one, runPartitioned(config, p, 0.0), p);
+            assertSame(one, runPartitioned(config, p), p);
         }
     }
 
@@ -63,10 +63,10 @@ class PartitionEquivalenceTest
     void shouldGiveTheSameRunInPartitionsWithCrcErrorsAndRetries()
     {
         final FabricConfig config = FabricConfig.elite(3).withCrcErrorRate(0.02).withSeed(7);
-        final Outcome one = runSingle(config, 0.02);
+        final Outcome one = runSingle(config);
         assertTrue(one.crcErrors() > 10, "CRC errors happened: " + one.crcErrors());
-        assertSame(one, runPartitioned(config, 2, 0.02), 2);
-        assertSame(one, runPartitioned(config, 4, 0.02), 4);
+        assertSame(one, runPartitioned(config, 2), 2);
+        assertSame(one, runPartitioned(config, 4), 4);
     }
 
     @Test
@@ -74,7 +74,7 @@ class PartitionEquivalenceTest
     void shouldGiveTheSameRunOnATwoLevelTreeInEightPartitions()
     {
         final FabricConfig config = FabricConfig.elite(2);
-        assertSame(runSingle(config, 0.0), runPartitioned(config, 8, 0.0), 8);
+        assertSame(runSingle(config), runPartitioned(config, 8), 8);
     }
 
     static void assertSame(final Outcome one, final Outcome many, final int partitions)
@@ -221,7 +221,7 @@ class PartitionEquivalenceTest
 
     // ---------------------------------------------------------------- runs
 
-    static Outcome runSingle(final FabricConfig config, final double unused)
+    static Outcome runSingle(final FabricConfig config)
     {
         final Kernel kernel = new Kernel();
         final Fabric fabric = new Fabric(kernel, config);
@@ -240,7 +240,7 @@ class PartitionEquivalenceTest
         return outcome(List.of(kernel), List.of(fabric), loads);
     }
 
-    static Outcome runPartitioned(final FabricConfig config, final int count, final double unused)
+    static Outcome runPartitioned(final FabricConfig config, final int count)
     {
         final int nodes = new Fabric(new Kernel(), config).topology().nodeCount();
         final List<LocalTransport> transports = LocalTransport.createJob(
