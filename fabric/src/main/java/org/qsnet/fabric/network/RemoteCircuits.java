@@ -148,14 +148,6 @@ public final class RemoteCircuits
         return outbox.flip();
     }
 
-    /**
-     * @return whether this window shipped nothing yet.
-     */
-    public boolean outboxEmpty()
-    {
-        return outbox.position() == 0;
-    }
-
     /** Forgets the outbox once sent. */
     public void clearOutbox()
     {
