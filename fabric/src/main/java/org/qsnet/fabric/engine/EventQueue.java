@@ -14,7 +14,9 @@ import java.util.Arrays;
  * </pre>
  * Every event of the bottom heap is earlier than every event of the ring, and every event of the
  * ring earlier than every event of the overflow, so the head of the bottom heap is the first
- * event. When the bottom heap empties, the next non-empty bucket (found through a bitmap) becomes
+ * event. While few events are pending ({@link #SMALL}) and the ring and the overflow are empty,
+ * an add beyond {@code C} moves {@code C} up to its bucket and goes into the heap: a sparse
+ * queue (a few processes and a NIC) is a plain small heap. When the bottom heap empties, the next non-empty bucket (found through a bitmap) becomes
  * {@code C} and its events are moved into the heap, together with overflow events that came
  * within the ring's reach. The heap stays as small as a bucket (a few events) instead of holding
  * everything pending, and a burst of events at one time (a 4096-process collective) costs
@@ -52,6 +54,8 @@ final class EventQueue
     private static final int MIN_BUCKETS = 1 << 10;
     private static final int MAX_BUCKETS = 1 << 16;
     private static final int MAX_SHIFT = 40;
+    /** Up to this many events pending, with the ring and the overflow empty, the heap takes every add. */
+    private static final int SMALL = 32;
     /** Events polled between two checks of the width. */
     private static final int CHECK_EVERY = 1 << 13;
 
@@ -151,6 +155,12 @@ final class EventQueue
         final long c = current;
         if (b <= c)
         {
+            heapAdd(timeNs, tie, s);
+        }
+        else if (heapSize < SMALL && ringCount == 0 && overSize == 0)
+        {
+            // few events pending: the heap alone holds them (its bucket range grows to take this one)
+            current = b;
             heapAdd(timeNs, tie, s);
         }
         else if (b - c < buckets)
@@ -298,6 +308,16 @@ final class EventQueue
      */
     private void adjust()
     {
+        if (ringCount == 0 && overSize == 0 && heapSize <= SMALL)
+        {
+            // a small heap alone holds what is pending: nothing to tune
+            advances = 0;
+            pollsSinceCheck = 0;
+            skippedSinceCheck = 0;
+            addsSinceCheck = 0;
+            overAddsSinceCheck = 0;
+            return;
+        }
         double perBucket = (double)pollsSinceCheck / Math.max(1, advances);
         double skippedPer = (double)skippedSinceCheck / Math.max(1, advances);
         int newShift = shift;
