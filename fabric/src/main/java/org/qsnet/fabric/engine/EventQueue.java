@@ -60,13 +60,13 @@ final class EventQueue
     private static final int CHECK_EVERY = 1 << 13;
 
     // ---- the pool of slots
-    private long[] pool = new long[4 * 1024];
-    private EventHandler[] handlers = new EventHandler[1024];
+    private long[] pool = new long[4 * 256];
+    private EventHandler[] handlers = new EventHandler[256];
     private int freeSlot = NONE;
     private int slotsUsed;
 
     // ---- the bottom heap
-    private long[] heap = new long[3 * 256];
+    private long[] heap = new long[3 * 64];
     private int heapSize;
 
     // ---- the ring
@@ -79,7 +79,7 @@ final class EventQueue
     private long current;
 
     // ---- the overflow: heap on time, entries (time, slot)
-    private long[] over = new long[2 * 64];
+    private long[] over = new long[2 * 16];
     private int overSize;
 
     // ---- width control
