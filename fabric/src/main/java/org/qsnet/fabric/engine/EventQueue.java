@@ -278,8 +278,8 @@ final class EventQueue
     /** Moves the overflow events that the ring now reaches into it (or into the heap). */
     private void drainOverflow()
     {
-        final long limit = current + buckets;
-        while (overSize > 0 && (over[0] >>> shift) < limit)
+        // b - current, not b < current + buckets: no overflow for times near Long.MAX_VALUE
+        while (overSize > 0 && (over[0] >>> shift) - current < buckets)
         {
             final int s = (int)over[1];
             overRemoveTop();

@@ -156,6 +156,30 @@ class EventQueueTest
     }
 
     @Test
+    void shouldPollInOrderNearTheEndOfTime()
+    {
+        // times within a ring's reach of Long.MAX_VALUE must not overflow the bucket arithmetic
+        final EventQueue q = new EventQueue();
+        final long end = Long.MAX_VALUE;
+        final SplittableRandom rnd = new SplittableRandom(3);
+        final TreeSet<Key> pending = new TreeSet<>(ORDER);
+        for (int i = 0; i < 200; i++)
+        {
+            final long at = i < 100 ? rnd.nextLong(1_000_000) : end - rnd.nextInt(5_000);
+            final Key k = new Key(at, i, 0);
+            pending.add(k);
+            q.add(k.timeNs(), k.origin(), k.seq(), t -> { });
+        }
+        while (!pending.isEmpty())
+        {
+            final Key expected = pending.pollFirst();
+            q.poll();
+            assertEquals(expected, new Key(q.polledTimeNs, q.polledOrigin, q.polledSeq));
+        }
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
     void shouldReportEmptyQueueTimeAsUnbounded()
     {
         final EventQueue q = new EventQueue();
