@@ -3,16 +3,41 @@ package org.qsnet.fabric.engine;
 import java.util.Arrays;
 
 /**
- * Four-ary min-heap of events ordered by {@code (time, origin, originSeq)}, held in flat
- * primitive arrays: no object per event, and a comparison touches one array only.
+ * The pending events, ordered by {@code (time, origin, originSeq)}: a ladder of time buckets in
+ * front of a small four-ary heap, in flat primitive arrays.
  *
- * <p>Layout of heap slot {@code i}:
+ * <p>Where an event is, by its bucket {@code B = time >>> shift} and the current bucket {@code C}:
  * <pre>
- *   keys[3i]     time, ns
- *   keys[3i + 1] tie = origin &lt;&lt; 32 | rank     (origin &gt;= 0, rank unsigned 32 bits)
- *   keys[3i + 2] originSeq (for the trace hash only; moves with the key, in the same cache lines)
- *   handlers[i]  what to run
+ *   B &lt;= C            the bottom heap: a four-ary min-heap on (time, tie), the events due first
+ *   C &lt; B &lt; C + nb    the ring: bucket B &amp; (nb - 1), an unsorted list (one push per add)
+ *   B &gt;= C + nb       the overflow: a four-ary min-heap on time, for events far ahead
  * </pre>
+ * Every event of the bottom heap is earlier than every event of the ring, and every event of the
+ * ring earlier than every event of the overflow, so the head of the bottom heap is the first
+ * event. While few events are pending ({@link #SMALL}) and the ring and the overflow are empty,
+ * an add beyond {@code C} moves {@code C} up to its bucket and goes into the heap: a sparse
+ * queue (a few processes and a NIC) is a plain small heap. When the bottom heap empties, the next non-empty bucket (found through a bitmap) becomes
+ * {@code C} and its events are moved into the heap, together with overflow events that came
+ * within the ring's reach. The heap stays as small as a bucket (a few events) instead of holding
+ * everything pending, and a burst of events at one time (a 4096-process collective) costs
+ * {@code log} of its size per event, not a scan of a sorted list.
+ *
+ * <p>The bucket width ({@code 1 << shift} ns, down to 1 ns) follows the pace of simulated time:
+ * every {@link #CHECK_EVERY} polls it halves while buckets held 8 events or more on average and
+ * doubles while they held fewer than 2 with 4 or more empty buckets skipped per bucket used (a
+ * band of 4 between the two, so that it does not swing). The ring doubles when more than one add
+ * in 16 lands in the overflow. Either change re-files every pending event; neither can change
+ * the order of events, which is decided by the keys alone.
+ *
+ * <p>An event's key, sequence number and handler sit in a slot of a pool and do not move while
+ * it is pending: the heaps and lists move only primitive slot numbers and keys. Storing a
+ * handler (a young object) into the long-lived pool costs the collector's card-marking barrier
+ * once per event instead of once per level of every heap sift.
+ *
+ * <p>Slot {@code s} of the pool: {@code pool[4s]} time, {@code pool[4s + 1]} tie =
+ * {@code origin << 32 | rank}, {@code pool[4s + 2]} originSeq, {@code pool[4s + 3]} next slot
+ * of its ring bucket (or of the free list); {@code handlers[s]}. Heap entry {@code i} of the
+ * bottom heap: {@code heap[3i]} time, {@code heap[3i + 1]} tie, {@code heap[3i + 2]} slot.
  *
  * <p>Why {@code rank} may stand in for {@code originSeq}: an origin's sequence numbers are
  * handed out as its events are scheduled, so among the events of one origin, schedule order
@@ -20,19 +45,54 @@ import java.util.Arrays;
  * are ordered by origin before the rank is looked at. Comparing {@code (time, tie)} is
  * therefore exactly the {@code (time, origin, originSeq)} order. When the rank would pass 32
  * bits, the pending events are renumbered {@code 0..size-1} in tie order, which leaves every
- * pairwise order (and so the heap) unchanged.
- *
- * <p>A four-ary heap halves the depth of a binary one, and the four children of a slot sit
- * side by side in {@code keys} (96 bytes), so a level of sift-down costs about two cache lines.
+ * pairwise order (and so every heap) unchanged.
  */
 final class EventQueue
 {
     private static final long RANK_LIMIT = 1L << 32;
+    private static final int NONE = -1;
+    private static final int MIN_BUCKETS = 1 << 10;
+    private static final int MAX_BUCKETS = 1 << 16;
+    private static final int MAX_SHIFT = 40;
+    /** Up to this many events pending, with the ring and the overflow empty, the heap takes every add. */
+    private static final int SMALL = 32;
+    /** Events polled between two checks of the width. */
+    private static final int CHECK_EVERY = 1 << 13;
 
-    private long[] keys = new long[3 * 1024];
-    private EventHandler[] handlers = new EventHandler[1024];
+    // ---- the pool of slots
+    private long[] pool = new long[4 * 256];
+    private EventHandler[] handlers = new EventHandler[256];
+    private int freeSlot = NONE;
+    private int slotsUsed;
+
+    // ---- the bottom heap
+    private long[] heap = new long[3 * 64];
+    private int heapSize;
+
+    // ---- the ring
+    private int shift = 4;
+    private int buckets = MIN_BUCKETS;
+    private int[] ringHead = filled(MIN_BUCKETS);
+    private long[] ringBits = new long[MIN_BUCKETS / 64];
+    private int ringCount;
+    /** The current bucket C: every event of the bottom heap has {@code time >>> shift <= current}. */
+    private long current;
+
+    // ---- the overflow: heap on time, entries (time, slot)
+    private long[] over = new long[2 * 16];
+    private int overSize;
+
+    // ---- width control
+    private int advances;
+    private long pollsSinceCheck;
+    private long skippedSinceCheck;
+    private long addsSinceCheck;
+    private long overAddsSinceCheck;
+
     private int size;
     private long nextRank;
+    /** For tests: how often the ring was re-filled with a new width or size. */
+    int refiles;
 
     /** Key of the event returned by the last {@link #poll()}. */
     long polledTimeNs;
@@ -51,23 +111,306 @@ final class EventQueue
 
     long peekTimeNs()
     {
-        return size == 0 ? Long.MAX_VALUE : keys[0];
+        if (heapSize == 0)
+        {
+            if (size == 0)
+            {
+                return Long.MAX_VALUE;
+            }
+            advance();
+        }
+        return heap[0];
     }
 
     void add(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
     {
-        if (size == handlers.length)
-        {
-            grow();
-        }
         if (nextRank == RANK_LIMIT)
         {
             renumber();
         }
         final long tie = ((long)origin << 32) | nextRank++;
-        final long[] ks = keys;
-        final EventHandler[] hs = handlers;
-        int i = size++;
+        int s = freeSlot;
+        if (s == NONE)
+        {
+            s = newSlot();
+        }
+        else
+        {
+            freeSlot = (int)pool[4 * s + 3];
+        }
+        final long[] p = pool;
+        final int x = 4 * s;
+        p[x] = timeNs;
+        p[x + 1] = tie;
+        p[x + 2] = originSeq;
+        handlers[s] = handler;
+        size++;
+        file(s, timeNs, tie);
+    }
+
+    /** Puts slot {@code s} in the bottom heap, the ring or the overflow, by its bucket. */
+    private void file(final int s, final long timeNs, final long tie)
+    {
+        final long b = timeNs >>> shift;
+        final long c = current;
+        if (b <= c)
+        {
+            heapAdd(timeNs, tie, s);
+        }
+        else if (heapSize < SMALL && ringCount == 0 && overSize == 0)
+        {
+            // few events pending: the heap alone holds them (its bucket range grows to take this one)
+            current = b;
+            heapAdd(timeNs, tie, s);
+        }
+        else if (b - c < buckets)
+        {
+            final int i = (int)b & (buckets - 1);
+            pool[4 * s + 3] = ringHead[i];
+            ringHead[i] = s;
+            ringBits[i >>> 6] |= 1L << i;
+            ringCount++;
+            addsSinceCheck++;
+        }
+        else
+        {
+            overAdd(timeNs, s);
+            addsSinceCheck++;
+            overAddsSinceCheck++;
+        }
+    }
+
+    /**
+     * Removes the first event; its key is left in {@link #polledTimeNs}, {@link #polledOrigin}
+     * and {@link #polledSeq}.
+     *
+     * @return its handler.
+     */
+    EventHandler poll()
+    {
+        if (++pollsSinceCheck >= CHECK_EVERY)
+        {
+            adjust();
+        }
+        if (heapSize == 0)
+        {
+            advance();
+        }
+        final long[] hk = heap;
+        final int s = (int)hk[2];
+        final long tie = hk[1];
+        polledTimeNs = hk[0];
+        polledOrigin = (int)(tie >>> 32);
+        final int x = 4 * s;
+        polledSeq = pool[x + 2];
+        final EventHandler h = handlers[s];
+        handlers[s] = null;
+        pool[x + 3] = freeSlot;
+        freeSlot = s;
+        size--;
+        heapRemoveTop();
+        return h;
+    }
+
+    private int newSlot()
+    {
+        if (slotsUsed == handlers.length)
+        {
+            final int n = handlers.length * 2;
+            pool = Arrays.copyOf(pool, 4 * n);
+            handlers = Arrays.copyOf(handlers, n);
+        }
+        return slotsUsed++;
+    }
+
+    // ---------------------------------------------------------------- the ring
+
+    /** Makes the next non-empty bucket current and moves its events into the (empty) bottom heap. */
+    private void advance()
+    {
+        advances++;
+        if (ringCount == 0)
+        {
+            // everything pending is in the overflow: jump to its first bucket
+            current = (over[0] >>> shift) - 1;
+            drainOverflow();
+        }
+        final int mask = buckets - 1;
+        final long[] bits = ringBits;
+        final int words = bits.length;
+        int i = (int)(current + 1) & mask;
+        int w = i >>> 6;
+        long word = bits[w] & (-1L << i);
+        int scanned = 0;
+        while (word == 0)
+        {
+            w = w + 1 == words ? 0 : w + 1;
+            word = bits[w];
+            if (++scanned > words)
+            {
+                throw new IllegalStateException("event ring lost its events");
+            }
+        }
+        final int found = (w << 6) | Long.numberOfTrailingZeros(word);
+        final long skipped = (found - i) & mask;
+        skippedSinceCheck += skipped;
+        current += skipped + 1;
+        bits[w] &= ~(1L << found);
+        int s = ringHead[found];
+        ringHead[found] = NONE;
+        final long[] p = pool;
+        int moved = 0;
+        while (s != NONE)
+        {
+            final int x = 4 * s;
+            final int next = (int)p[x + 3];
+            heapAdd(p[x], p[x + 1], s);
+            s = next;
+            moved++;
+        }
+        ringCount -= moved;
+        if (overSize > 0)
+        {
+            drainOverflow();
+        }
+    }
+
+    /** Moves the overflow events that the ring now reaches into it (or into the heap). */
+    private void drainOverflow()
+    {
+        // b - current, not b < current + buckets: no overflow for times near Long.MAX_VALUE
+        while (overSize > 0 && (over[0] >>> shift) - current < buckets)
+        {
+            final int s = (int)over[1];
+            overRemoveTop();
+            final int x = 4 * s;
+            final long t = pool[x];
+            final long b = t >>> shift;
+            if (b <= current)
+            {
+                heapAdd(t, pool[x + 1], s);
+            }
+            else
+            {
+                final int i = (int)b & (buckets - 1);
+                pool[x + 3] = ringHead[i];
+                ringHead[i] = s;
+                ringBits[i >>> 6] |= 1L << i;
+                ringCount++;
+            }
+        }
+    }
+
+    /**
+     * Every {@link #CHECK_EVERY} polls: narrows the buckets when they hold many events each, widens
+     * them when most of the ring scanned was empty, and doubles the ring when the overflow takes
+     * many of the events added.
+     */
+    private void adjust()
+    {
+        if (ringCount == 0 && overSize == 0 && heapSize <= SMALL)
+        {
+            // a small heap alone holds what is pending: nothing to tune
+            advances = 0;
+            pollsSinceCheck = 0;
+            skippedSinceCheck = 0;
+            addsSinceCheck = 0;
+            overAddsSinceCheck = 0;
+            return;
+        }
+        double perBucket = (double)pollsSinceCheck / Math.max(1, advances);
+        double skippedPer = (double)skippedSinceCheck / Math.max(1, advances);
+        int newShift = shift;
+        while (perBucket >= 8 && newShift > 0)
+        {
+            newShift--;
+            perBucket /= 2;
+        }
+        while (perBucket < 2 && skippedPer >= 4 && newShift < MAX_SHIFT)
+        {
+            newShift++;
+            perBucket *= 2;
+            skippedPer /= 2;
+        }
+        final int newBuckets = overAddsSinceCheck * 16 > addsSinceCheck && buckets < MAX_BUCKETS ? buckets * 2 : buckets;
+        advances = 0;
+        pollsSinceCheck = 0;
+        skippedSinceCheck = 0;
+        addsSinceCheck = 0;
+        overAddsSinceCheck = 0;
+        if (newShift != shift || newBuckets != buckets)
+        {
+            refile(newShift, newBuckets);
+        }
+    }
+
+    /** Re-files every pending event with a new width and ring size. */
+    private void refile(final int newShift, final int newBuckets)
+    {
+        refiles++;
+        final int n = size;
+        final int[] slots = new int[n];
+        int k = 0;
+        long minTime = Long.MAX_VALUE;
+        for (int j = 0; j < heapSize; j++)
+        {
+            slots[k++] = (int)heap[3 * j + 2];
+            minTime = Math.min(minTime, heap[3 * j]);
+        }
+        for (int i = 0; i < buckets; i++)
+        {
+            for (int s = ringHead[i]; s != NONE; s = (int)pool[4 * s + 3])
+            {
+                slots[k++] = s;
+                minTime = Math.min(minTime, pool[4 * s]);
+            }
+        }
+        for (int j = 0; j < overSize; j++)
+        {
+            slots[k++] = (int)over[2 * j + 1];
+            minTime = Math.min(minTime, over[2 * j]);
+        }
+        shift = newShift;
+        if (newBuckets != buckets)
+        {
+            buckets = newBuckets;
+            ringHead = filled(newBuckets);
+            ringBits = new long[newBuckets / 64];
+        }
+        else
+        {
+            Arrays.fill(ringHead, NONE);
+            Arrays.fill(ringBits, 0);
+        }
+        heapSize = 0;
+        ringCount = 0;
+        overSize = 0;
+        // every pending event is after the new current bucket: the next poll advances to the first
+        current = k == 0 ? 0 : (minTime >>> shift) - 1;
+        for (int j = 0; j < k; j++)
+        {
+            final int s = slots[j];
+            file(s, pool[4 * s], pool[4 * s + 1]);
+        }
+    }
+
+    private static int[] filled(final int n)
+    {
+        final int[] a = new int[n];
+        Arrays.fill(a, NONE);
+        return a;
+    }
+
+    // ---------------------------------------------------------------- the bottom heap
+
+    private void heapAdd(final long timeNs, final long tie, final int slot)
+    {
+        if (3 * heapSize == heap.length)
+        {
+            heap = Arrays.copyOf(heap, heap.length * 2);
+        }
+        final long[] ks = heap;
+        int i = heapSize++;
         while (i > 0)
         {
             final int parent = (i - 1) >>> 2;
@@ -81,108 +424,174 @@ final class EventQueue
             ks[x] = pt;
             ks[x + 1] = ks[p + 1];
             ks[x + 2] = ks[p + 2];
-            hs[i] = hs[parent];
             i = parent;
         }
         final int x = i * 3;
         ks[x] = timeNs;
         ks[x + 1] = tie;
-        ks[x + 2] = originSeq;
-        hs[i] = handler;
+        ks[x + 2] = slot;
     }
 
-    /**
-     * Removes the first event; its key is left in {@link #polledTimeNs}, {@link #polledOrigin}
-     * and {@link #polledSeq}.
-     *
-     * @return its handler.
-     */
-    EventHandler poll()
+    private void heapRemoveTop()
     {
-        final long[] ks = keys;
-        final EventHandler[] hs = handlers;
-        final EventHandler top = hs[0];
-        polledTimeNs = ks[0];
-        polledOrigin = (int)(ks[1] >>> 32);
-        polledSeq = ks[2];
-        final int n = --size;
+        final long[] ks = heap;
+        final int n = --heapSize;
+        if (n == 0)
+        {
+            return;
+        }
         final int lx = n * 3;
         final long t = ks[lx];
         final long k = ks[lx + 1];
         final long s = ks[lx + 2];
-        final EventHandler last = hs[n];
-        hs[n] = null;
-        if (n > 0)
+        int i = 0;
+        while (true)
         {
-            int i = 0;
-            while (true)
+            final int first = (i << 2) + 1;
+            if (first >= n)
             {
-                final int first = (i << 2) + 1;
-                if (first >= n)
+                break;
+            }
+            // the least of up to four children
+            int c = first;
+            long ct = ks[first * 3];
+            long ck = ks[first * 3 + 1];
+            final int end = Math.min(first + 4, n);
+            for (int j = first + 1; j < end; j++)
+            {
+                final long jt = ks[j * 3];
+                final long jk = ks[j * 3 + 1];
+                if (jt < ct || (jt == ct && jk < ck))
                 {
-                    break;
+                    c = j;
+                    ct = jt;
+                    ck = jk;
                 }
-                // the least of up to four children
-                int c = first;
-                long ct = ks[first * 3];
-                long ck = ks[first * 3 + 1];
-                final int end = Math.min(first + 4, n);
-                for (int j = first + 1; j < end; j++)
-                {
-                    final long jt = ks[j * 3];
-                    final long jk = ks[j * 3 + 1];
-                    if (jt < ct || (jt == ct && jk < ck))
-                    {
-                        c = j;
-                        ct = jt;
-                        ck = jk;
-                    }
-                }
-                if (ct > t || (ct == t && ck > k))
-                {
-                    break;
-                }
-                final int x = i * 3;
-                final int cx = c * 3;
-                ks[x] = ct;
-                ks[x + 1] = ck;
-                ks[x + 2] = ks[cx + 2];
-                hs[i] = hs[c];
-                i = c;
+            }
+            if (ct > t || (ct == t && ck > k))
+            {
+                break;
             }
             final int x = i * 3;
-            ks[x] = t;
-            ks[x + 1] = k;
-            ks[x + 2] = s;
-            hs[i] = last;
+            ks[x] = ct;
+            ks[x + 1] = ck;
+            ks[x + 2] = ks[c * 3 + 2];
+            i = c;
         }
-        return top;
+        final int x = i * 3;
+        ks[x] = t;
+        ks[x + 1] = k;
+        ks[x + 2] = s;
     }
 
-    private void grow()
+    // ---------------------------------------------------------------- the overflow heap (time only)
+
+    private void overAdd(final long timeNs, final int slot)
     {
-        final int n = handlers.length * 2;
-        keys = Arrays.copyOf(keys, 3 * n);
-        handlers = Arrays.copyOf(handlers, n);
+        if (2 * overSize == over.length)
+        {
+            over = Arrays.copyOf(over, over.length * 2);
+        }
+        final long[] ks = over;
+        int i = overSize++;
+        while (i > 0)
+        {
+            final int parent = (i - 1) >>> 2;
+            final long pt = ks[2 * parent];
+            if (timeNs >= pt)
+            {
+                break;
+            }
+            ks[2 * i] = pt;
+            ks[2 * i + 1] = ks[2 * parent + 1];
+            i = parent;
+        }
+        ks[2 * i] = timeNs;
+        ks[2 * i + 1] = slot;
     }
+
+    private void overRemoveTop()
+    {
+        final long[] ks = over;
+        final int n = --overSize;
+        if (n == 0)
+        {
+            return;
+        }
+        final long t = ks[2 * n];
+        final long s = ks[2 * n + 1];
+        int i = 0;
+        while (true)
+        {
+            final int first = (i << 2) + 1;
+            if (first >= n)
+            {
+                break;
+            }
+            int c = first;
+            long ct = ks[2 * first];
+            final int end = Math.min(first + 4, n);
+            for (int j = first + 1; j < end; j++)
+            {
+                if (ks[2 * j] < ct)
+                {
+                    c = j;
+                    ct = ks[2 * j];
+                }
+            }
+            if (ct >= t)
+            {
+                break;
+            }
+            ks[2 * i] = ct;
+            ks[2 * i + 1] = ks[2 * c + 1];
+            i = c;
+        }
+        ks[2 * i] = t;
+        ks[2 * i + 1] = s;
+    }
+
+    // ---------------------------------------------------------------- ranks
 
     /** Gives the pending events the ranks {@code 0..size-1} in tie order (see the class comment). */
     private void renumber()
     {
         final long[] ties = new long[size];
-        for (int i = 0; i < size; i++)
+        int k = 0;
+        for (int s = 0; s < slotsUsed; s++)
         {
-            ties[i] = keys[i * 3 + 1];
+            if (handlers[s] != null)
+            {
+                ties[k++] = pool[4 * s + 1];
+            }
         }
-        final long[] sorted = ties.clone();
-        Arrays.sort(sorted);
-        for (int i = 0; i < size; i++)
+        Arrays.sort(ties, 0, k);
+        for (int s = 0; s < slotsUsed; s++)
         {
-            final long tie = ties[i];
-            final long rank = Arrays.binarySearch(sorted, tie);
-            keys[i * 3 + 1] = (tie & ~(RANK_LIMIT - 1)) | rank;
+            if (handlers[s] != null)
+            {
+                final long tie = pool[4 * s + 1];
+                final long rank = Arrays.binarySearch(ties, 0, k, tie);
+                pool[4 * s + 1] = (tie & ~(RANK_LIMIT - 1)) | rank;
+            }
         }
-        nextRank = size;
+        for (int i = 0; i < heapSize; i++)
+        {
+            heap[3 * i + 1] = pool[4 * (int)heap[3 * i + 2] + 1];
+        }
+        nextRank = k;
+    }
+
+    /** For tests: the bucket width, ns. */
+    long bucketWidthNs()
+    {
+        return 1L << shift;
+    }
+
+    /** For tests: the ring's buckets. */
+    int ringBuckets()
+    {
+        return buckets;
     }
 
     /** For tests: makes the next rank {@code rank}, to exercise {@link #renumber()}. */

@@ -11,7 +11,9 @@ import java.util.function.Supplier;
 public final class Signal
 {
     private final Object name;
-    private List<SimProcess> waiters;
+    /** The first waiter; the others, if any, in {@link #more} (a signal mostly has one waiter). */
+    private SimProcess waiter;
+    private List<SimProcess> more;
 
     /**
      * @param name what it stands for, shown in deadlock reports (e.g. {@code "event 0x1000 on vp 3"}).
@@ -45,16 +47,21 @@ public final class Signal
      */
     public boolean hasWaiters()
     {
-        return waiters != null && !waiters.isEmpty();
+        return waiter != null;
     }
 
     void addWaiter(final SimProcess p)
     {
-        if (waiters == null)
+        if (waiter == null)
         {
-            waiters = new ArrayList<>(2);
+            waiter = p;
+            return;
         }
-        waiters.add(p);
+        if (more == null)
+        {
+            more = new ArrayList<>(2);
+        }
+        more.add(p);
     }
 
     /**
@@ -63,20 +70,31 @@ public final class Signal
      */
     public void fire()
     {
-        final List<SimProcess> w = waiters;
-        if (w == null || w.isEmpty())
+        final SimProcess first = waiter;
+        if (first == null)
         {
             return;
         }
-        waiters = null;
-        for (final SimProcess p : w)
+        final List<SimProcess> others = more;
+        waiter = null;
+        more = null;
+        wake(first);
+        if (others != null)
         {
-            // a process woken by failWith meanwhile is no longer parked here
-            if (p.blockedOn == this)
+            for (int i = 0, n = others.size(); i < n; i++)
             {
-                p.blockedOn = null;
-                p.wake();
+                wake(others.get(i));
             }
+        }
+    }
+
+    private void wake(final SimProcess p)
+    {
+        // a process woken by failWith meanwhile is no longer parked here
+        if (p.blockedOn == this)
+        {
+            p.blockedOn = null;
+            p.wake();
         }
     }
 

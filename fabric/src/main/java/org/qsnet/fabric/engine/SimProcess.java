@@ -1,5 +1,7 @@
 package org.qsnet.fabric.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
@@ -38,6 +40,29 @@ public final class SimProcess
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /*
+     * The turn flag and the state are read by other threads, but each hand-off is a release
+     * (the giver's turn = true) paired with an acquire (the receiver's read of its flag), which
+     * orders everything the giver did before the receiver's code: no write here needs the full
+     * fence of a volatile store (a locked instruction on x86, several per hand-off otherwise).
+     */
+    private static final VarHandle TURN;
+    private static final VarHandle STATE;
+
+    static
+    {
+        try
+        {
+            final MethodHandles.Lookup l = MethodHandles.lookup();
+            TURN = l.findVarHandle(SimProcess.class, "turn", boolean.class);
+            STATE = l.findVarHandle(SimProcess.class, "state", ProcessState.class);
+        }
+        catch (final ReflectiveOperationException e)
+        {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Kernel kernel;
     private final Origin origin;
@@ -313,11 +338,11 @@ public final class SimProcess
         checkCaller();
         waitingOn = signal;
         waitingWhat = what;
-        state = ProcessState.BLOCKED;
+        STATE.setRelease(this, ProcessState.BLOCKED);
         blockedOn = signal;
         signal.addWaiter(this);
         kernel.handOff(this);
-        state = ProcessState.RUNNING;
+        STATE.setRelease(this, ProcessState.RUNNING);
         waitingOn = null;
         waitingWhat = null;
         rethrowPending();
@@ -393,13 +418,13 @@ public final class SimProcess
 
     void giveTurn()
     {
-        turn = true;
+        TURN.setRelease(this, true);
         LockSupport.unpark(thread);
     }
 
     void clearTurn()
     {
-        turn = false;
+        TURN.setRelease(this, false);
     }
 
     void awaitTurn()

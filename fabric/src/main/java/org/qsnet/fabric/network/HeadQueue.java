@@ -1,6 +1,6 @@
 package org.qsnet.fabric.network;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * Headers waiting for an output, in the order the Elite's arbiter grants it: within each of the
@@ -21,22 +21,48 @@ final class HeadQueue
     /** Round-robin distances are taken modulo this (more than any fabric's link count). */
     private static final int INPUTS = 1 << 24;
 
-    private final ArrayList<Head> high = new ArrayList<>(2);
-    private final ArrayList<Head> normal = new ArrayList<>(2);
+    // the two priority levels, each in arrival order, in arrays of their own (allocated on the
+    // first wait): an output's empty queue is checked without touching any other object
+    private Head[] high;
+    private int highCount;
+    private Head[] normal;
+    private int normalCount;
 
     boolean isEmpty()
     {
-        return high.isEmpty() && normal.isEmpty();
+        return highCount == 0 && normalCount == 0;
     }
 
     int size()
     {
-        return high.size() + normal.size();
+        return highCount + normalCount;
     }
 
     void add(final Head h)
     {
-        (h.packet.priority() == 1 ? high : normal).add(h);
+        if (h.packet.priority() == 1)
+        {
+            high = append(high, highCount++, h);
+        }
+        else
+        {
+            normal = append(normal, normalCount++, h);
+        }
+    }
+
+    private static Head[] append(final Head[] heads, final int count, final Head h)
+    {
+        Head[] a = heads;
+        if (a == null)
+        {
+            a = new Head[2];
+        }
+        else if (count == a.length)
+        {
+            a = Arrays.copyOf(a, count * 2);
+        }
+        a[count] = h;
+        return a;
     }
 
     /**
@@ -47,8 +73,8 @@ final class HeadQueue
      */
     Head peek(final long nowNs, final long agingNs, final int lastInput)
     {
-        final Head hi = oldest(high, lastInput);
-        final Head lo = oldest(normal, lastInput);
+        final Head hi = highCount == 0 ? null : oldest(high, highCount, lastInput);
+        final Head lo = normalCount == 0 ? null : oldest(normal, normalCount, lastInput);
         if (hi == null)
         {
             return lo;
@@ -62,19 +88,49 @@ final class HeadQueue
 
     void remove(final Head h)
     {
-        if (!high.remove(h))
+        final int i = indexOf(high, highCount, h);
+        if (i >= 0)
         {
-            normal.remove(h);
+            highCount = removeAt(high, highCount, i);
+        }
+        else
+        {
+            final int j = indexOf(normal, normalCount, h);
+            if (j >= 0)
+            {
+                normalCount = removeAt(normal, normalCount, j);
+            }
         }
     }
 
-    private static Head oldest(final ArrayList<Head> heads, final int lastInput)
+    private static int indexOf(final Head[] heads, final int count, final Head h)
     {
-        Head best = null;
-        for (int i = 0, n = heads.size(); i < n; i++)
+        for (int i = 0; i < count; i++)
         {
-            final Head h = heads.get(i);
-            if (best == null || older(h, best, lastInput))
+            if (heads[i] == h)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Removes entry {@code i}, keeping the others in arrival order. @return the new count. */
+    private static int removeAt(final Head[] heads, final int count, final int i)
+    {
+        final int n = count - 1;
+        System.arraycopy(heads, i + 1, heads, i, n - i);
+        heads[n] = null;
+        return n;
+    }
+
+    private static Head oldest(final Head[] heads, final int count, final int lastInput)
+    {
+        Head best = heads[0];
+        for (int i = 1; i < count; i++)
+        {
+            final Head h = heads[i];
+            if (older(h, best, lastInput))
             {
                 best = h;
             }

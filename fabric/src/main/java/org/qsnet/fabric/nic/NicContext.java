@@ -29,8 +29,14 @@ public final class NicContext
     final Mmu mmu;
     final SparseMemory main;
     final SimProcess process;
-    /** Watched addresses, sorted: a write of a range wakes the watchers inside it without a scan of all. */
-    final java.util.TreeMap<Long, Signal> watchers = new java.util.TreeMap<>();
+    /**
+     * Watched addresses, sorted, and their signals (the first {@link #watchedCount}): a write of a
+     * range wakes the watchers inside it through a binary search, without a scan of all and without
+     * a boxed key or a map view per write.
+     */
+    private long[] watchedVa = new long[4];
+    private Signal[] watchedSignal = new Signal[4];
+    private int watchedCount;
     final List<String> faults = new ArrayList<>();
     int[] vpNode = new int[0];
     int[] vpContext = new int[0];
@@ -273,29 +279,56 @@ public final class NicContext
      */
     public Signal watch(final long va)
     {
-        return watchers.computeIfAbsent(va, a -> new Signal(() -> "NIC write to 0x" + Long.toHexString(a) + " in context 0x"
-            + Integer.toHexString(number) + " on node " + nic.node()));
+        int i = Arrays.binarySearch(watchedVa, 0, watchedCount, va);
+        if (i >= 0)
+        {
+            return watchedSignal[i];
+        }
+        i = -i - 1;
+        if (watchedCount == watchedVa.length)
+        {
+            watchedVa = Arrays.copyOf(watchedVa, watchedCount * 2);
+            watchedSignal = Arrays.copyOf(watchedSignal, watchedCount * 2);
+        }
+        System.arraycopy(watchedVa, i, watchedVa, i + 1, watchedCount - i);
+        System.arraycopy(watchedSignal, i, watchedSignal, i + 1, watchedCount - i);
+        final Signal s = new Signal(() -> "NIC write to 0x" + Long.toHexString(va) + " in context 0x"
+            + Integer.toHexString(number) + " on node " + nic.node());
+        watchedVa[i] = va;
+        watchedSignal[i] = s;
+        watchedCount++;
+        return s;
     }
 
     void notifyWrite(final long va)
     {
-        final Signal s = watchers.get(va);
-        if (s != null)
-        {
-            s.fire();
-        }
-    }
-
-    /** Wakes whoever watches an address the NIC just wrote within {@code [va, va + length)}. */
-    void notifyWrite(final long va, final int length)
-    {
-        if (watchers.isEmpty())
+        if (watchedCount == 0)
         {
             return;
         }
-        for (final Signal s : watchers.subMap(va, true, va + Math.max(1, length), false).values())
+        final int i = Arrays.binarySearch(watchedVa, 0, watchedCount, va);
+        if (i >= 0)
         {
-            s.fire();
+            watchedSignal[i].fire();
+        }
+    }
+
+    /** Wakes whoever watches an address the NIC just wrote within {@code [va, va + length)}, lowest first. */
+    void notifyWrite(final long va, final int length)
+    {
+        if (watchedCount == 0)
+        {
+            return;
+        }
+        int i = Arrays.binarySearch(watchedVa, 0, watchedCount, va);
+        if (i < 0)
+        {
+            i = -i - 1;
+        }
+        final long end = va + Math.max(1, length);
+        for (; i < watchedCount && watchedVa[i] < end; i++)
+        {
+            watchedSignal[i].fire();
         }
     }
 

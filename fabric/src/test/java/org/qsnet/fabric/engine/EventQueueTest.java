@@ -32,19 +32,33 @@ class EventQueueTest
      */
     private static void checkAgainstReference(final long firstRank, final int spread, final int steps, final int pollOneIn)
     {
-        final EventQueue q = new EventQueue();
+        checkAgainstReference(new EventQueue(), firstRank, spread, steps, pollOneIn, 50, 1_000_000_000L);
+    }
+
+    /**
+     * As above, on {@code q}, with one add in {@code farOneIn} at {@code farNs} plus the spread
+     * (beyond the ring's reach: the overflow).
+     */
+    private static void checkAgainstReference(final EventQueue q, final long firstRank, final int spread, final int steps,
+        final int pollOneIn, final int farOneIn, final long farNs)
+    {
         q.setNextRankForTest(firstRank);
-        final SplittableRandom rnd = new SplittableRandom(42);
+        final SplittableRandom rnd = new SplittableRandom(42 + spread);
         final long[] originSeq = new long[8];
         final TreeSet<Key> pending = new TreeSet<>(ORDER);
         long now = 0;
+        while (!q.isEmpty())
+        {
+            q.poll();
+            now = q.polledTimeNs;
+        }
         for (int step = 0; step < steps; step++)
         {
             final boolean draining = step >= steps / 2;
             if (pending.isEmpty() || (rnd.nextInt(pollOneIn) == 0) == draining)
             {
                 final int origin = rnd.nextInt(8) * 1000;
-                final long at = now + (rnd.nextInt(50) == 0 ? 1_000_000_000L + rnd.nextInt(spread) : rnd.nextInt(spread));
+                final long at = now + (rnd.nextInt(farOneIn) == 0 ? farNs + rnd.nextInt(spread) : rnd.nextInt(spread));
                 final Key k = new Key(at, origin, originSeq[origin / 1000]++);
                 if (!pending.isEmpty())
                 {
@@ -85,6 +99,84 @@ class EventQueueTest
         checkAgainstReference(0, 5_000, 30_000, 4);
         checkAgainstReference(0, 100_000, 30_000, 3);
         checkAgainstReference(0, 1, 10_000, 3);
+    }
+
+    @Test
+    void shouldPollInOrderWhenThePaceOfTimeChangesAndManyEventsGoFarAhead()
+    {
+        // one queue through phases whose events are ns apart, then us, then all at one time, then
+        // ns again: its buckets narrow and widen (re-filing what is pending), and with one add in
+        // four far ahead its ring doubles
+        final EventQueue q = new EventQueue();
+        checkAgainstReference(q, 0, 1000, 100_000, 3, 4, 20_000);
+        assertTrue(q.ringBuckets() > 1024, "ring doubled: " + q.ringBuckets());
+        final long narrow = q.bucketWidthNs();
+        checkAgainstReference(q, 0, 50_000, 60_000, 3, 4, 5_000_000);
+        assertTrue(q.bucketWidthNs() > narrow, "buckets widened: " + narrow + " -> " + q.bucketWidthNs());
+        final int refiles = q.refiles;
+        checkAgainstReference(q, 0, 1, 40_000, 3, 1000, 100);
+        checkAgainstReference(q, 0, 8, 60_000, 3, 8, 100_000);
+        assertTrue(q.refiles > refiles, "re-filed after the pace changed");
+    }
+
+    @Test
+    void shouldPollABurstOfEventsAtOneTimeFromOriginsInRandomOrder()
+    {
+        // a 4096-process collective: every process schedules at one time, in an order unrelated to
+        // its origin id; the queue must hand them out by origin
+        final EventQueue q = new EventQueue();
+        final SplittableRandom rnd = new SplittableRandom(7);
+        final int n = 4096;
+        final int[] order = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            order[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--)
+        {
+            final int j = rnd.nextInt(i + 1);
+            final int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int round = 0; round < 3; round++)
+        {
+            final long at = 1_000 + round * 10_000L;
+            for (final int origin : order)
+            {
+                q.add(at, origin, round, t -> { });
+            }
+            for (int origin = 0; origin < n; origin++)
+            {
+                q.poll();
+                assertEquals(new Key(at, origin, round), new Key(q.polledTimeNs, q.polledOrigin, q.polledSeq));
+            }
+        }
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void shouldPollInOrderNearTheEndOfTime()
+    {
+        // times within a ring's reach of Long.MAX_VALUE must not overflow the bucket arithmetic
+        final EventQueue q = new EventQueue();
+        final long end = Long.MAX_VALUE;
+        final SplittableRandom rnd = new SplittableRandom(3);
+        final TreeSet<Key> pending = new TreeSet<>(ORDER);
+        for (int i = 0; i < 200; i++)
+        {
+            final long at = i < 100 ? rnd.nextLong(1_000_000) : end - rnd.nextInt(5_000);
+            final Key k = new Key(at, i, 0);
+            pending.add(k);
+            q.add(k.timeNs(), k.origin(), k.seq(), t -> { });
+        }
+        while (!pending.isEmpty())
+        {
+            final Key expected = pending.pollFirst();
+            q.poll();
+            assertEquals(expected, new Key(q.polledTimeNs, q.polledOrigin, q.polledSeq));
+        }
+        assertTrue(q.isEmpty());
     }
 
     @Test
