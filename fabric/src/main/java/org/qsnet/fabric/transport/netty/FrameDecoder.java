@@ -24,11 +24,68 @@ final class FrameDecoder extends ByteToMessageDecoder
     private final CRC32C crc = new CRC32C();
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
+    /** The length of the frame whose first bytes wait in the cumulation; 0 if none. */
+    private int pendingLength;
+    /** The buffer the channel reads into now, when it is a slice of the frame being received. */
+    private ByteBuf target;
+    /** A frame-sized buffer holding the waiting bytes, which becomes the cumulation once read into. */
+    private ByteBuf replacement;
 
     FrameDecoder(final Connection connection)
     {
         this.connection = connection;
         setCumulator(this::cumulate);
+    }
+
+    /**
+     * The buffer for the channel's next read ({@link FrameReads}): while a frame is partly received,
+     * a slice of a buffer holding the whole frame, exactly as long as the bytes still missing, so the
+     * socket's bytes land in place (no copy per read, and no read runs into the next frame); the
+     * bytes already waiting are moved once, if their buffer cannot hold the frame. Otherwise a new
+     * buffer of {@code size} bytes.
+     */
+    ByteBuf readBuffer(final ByteBufAllocator alloc, final int size)
+    {
+        target = null;
+        if (pendingLength > 0 && !broken)
+        {
+            final ByteBuf waitingBytes = internalBuffer();
+            final int waiting = waitingBytes.readableBytes();
+            final int missing = pendingLength - waiting;
+            if (waiting > 0 && missing > 0)
+            {
+                final ByteBuf dest;
+                if (replacement != null)
+                {
+                    dest = replacement;
+                }
+                else if (waitingBytes.writableBytes() >= missing && waitingBytes.isContiguous() && !waitingBytes.isReadOnly())
+                {
+                    // past the writer index: frames already delivered from this buffer are not touched
+                    dest = waitingBytes;
+                }
+                else
+                {
+                    replacement = alloc.directBuffer(pendingLength, pendingLength);
+                    replacement.writeBytes(waitingBytes, waitingBytes.readerIndex(), waiting);
+                    dest = replacement;
+                }
+                target = dest.retainedSlice(dest.writerIndex(), missing);
+                target.clear();
+                return target;
+            }
+        }
+        return alloc.ioBuffer(size);
+    }
+
+    @Override
+    protected void handlerRemoved0(final ChannelHandlerContext ctx)
+    {
+        if (replacement != null)
+        {
+            replacement.release();
+            replacement = null;
+        }
     }
 
     /**
@@ -38,6 +95,21 @@ final class FrameDecoder extends ByteToMessageDecoder
      */
     private ByteBuf cumulate(final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in)
     {
+        if (in == target)
+        {
+            // read in place (readBuffer): the bytes are already where they belong
+            target = null;
+            ByteBuf dest = cumulation;
+            if (replacement != null)
+            {
+                cumulation.release();
+                dest = replacement;
+                replacement = null;
+            }
+            dest.writerIndex(dest.writerIndex() + in.readableBytes());
+            in.release();
+            return dest;
+        }
         if (!cumulation.isReadable() && in.isContiguous())
         {
             cumulation.release();
@@ -83,6 +155,7 @@ final class FrameDecoder extends ByteToMessageDecoder
     @Override
     protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out)
     {
+        pendingLength = 0;
         while (!broken && in.readableBytes() >= 8)
         {
             final int r = in.readerIndex();
@@ -96,6 +169,7 @@ final class FrameDecoder extends ByteToMessageDecoder
             {
                 if (in.readableBytes() < length)
                 {
+                    pendingLength = length;
                     return;
                 }
                 reason = FrameDescriptor.checkHeader(length, version, type, flags,

@@ -22,7 +22,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -123,7 +122,6 @@ public final class NettyTransport extends AbstractTransport
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .childOption(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .childOption(ChannelOption.SO_RCVBUF, socketBufferBytes())
-            .childOption(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .childHandler(initializer(false, -1));
         try
         {
@@ -238,7 +236,6 @@ public final class NettyTransport extends AbstractTransport
             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .option(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .option(ChannelOption.SO_RCVBUF, socketBufferBytes())
-            .option(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)Math.min(5_000, context.connectTimeoutMs()))
             .handler(initializer(true, peer));
         b.connect(address).addListener((ChannelFuture f) ->
@@ -266,6 +263,7 @@ public final class NettyTransport extends AbstractTransport
             protected void initChannel(final SocketChannel ch)
             {
                 final Connection c = new Connection(NettyTransport.this, connector, peer);
+                ch.config().setRecvByteBufAllocator(new FrameReads(c.decoder()));
                 ch.pipeline().addLast(c.decoder(), c);
             }
         };
@@ -279,12 +277,6 @@ public final class NettyTransport extends AbstractTransport
         // the buffering small, so back-pressure reaches the sender soon
         final long four = 4L * (FrameDescriptor.HEADER_LENGTH + maxPayloadBytes);
         return (int)Math.max(256 << 10, Math.min(4 << 20, four));
-    }
-
-    private static AdaptiveRecvByteBufAllocator receiveSizes()
-    {
-        // reads grow up to 1 MiB when large frames stream, instead of Netty's 64 KiB default
-        return new AdaptiveRecvByteBufAllocator(512, 16 << 10, 1 << 20);
     }
 
     private WriteBufferWaterMark waterMark()
