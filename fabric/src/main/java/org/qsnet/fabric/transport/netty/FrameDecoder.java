@@ -1,6 +1,5 @@
 package org.qsnet.fabric.transport.netty;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -24,6 +23,8 @@ final class FrameDecoder extends ByteToMessageDecoder
     private final CRC32C crc = new CRC32C();
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
+    /** Bytes of the frame at the reader index already in {@link #crc}: 0, or 32 and more. */
+    private int summedBytes;
     /** The length of the frame whose first bytes wait in the cumulation; 0 if none. */
     private int pendingLength;
     /** The buffer the channel reads into now, when it is a slice of the frame being received. */
@@ -169,6 +170,9 @@ final class FrameDecoder extends ByteToMessageDecoder
             {
                 if (in.readableBytes() < length)
                 {
+                    // the checksum follows the bytes as they come, while they are in cache and
+                    // while the rest of the frame is still being sent
+                    sum(in, r, in.readableBytes());
                     pendingLength = length;
                     return;
                 }
@@ -177,7 +181,8 @@ final class FrameDecoder extends ByteToMessageDecoder
             }
             if (reason == null)
             {
-                final int expected = checksum(in, r, length);
+                sum(in, r, length);
+                final int expected = (int)crc.getValue();
                 final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
                 if (expected != carried)
                 {
@@ -185,6 +190,7 @@ final class FrameDecoder extends ByteToMessageDecoder
                         + Integer.toHexString(expected) + " (type " + type + ", length " + length + ")";
                 }
             }
+            summedBytes = 0;
             if (reason != null)
             {
                 broken = true;
@@ -203,14 +209,31 @@ final class FrameDecoder extends ByteToMessageDecoder
         }
     }
 
-    private int checksum(final ByteBuf in, final int r, final int length)
+    /**
+     * Extends the checksum of the frame starting at {@code r} to its first {@code upTo} bytes: the
+     * header's first 24 bytes, then the payload (the checksum and reserved words are not covered).
+     */
+    private void sum(final ByteBuf in, final int r, final int upTo)
     {
-        if (in.nioBufferCount() == 1)
+        if (summedBytes == 0)
         {
-            final ByteBuffer nio = in.internalNioBuffer(r, length);
-            return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+            if (upTo < FrameDescriptor.HEADER_LENGTH)
+            {
+                return;
+            }
+            crc.reset();
+            update(in, r, FrameDescriptor.CRC_COVERED_HEADER);
+            summedBytes = FrameDescriptor.HEADER_LENGTH;
         }
-        final ByteBuffer nio = in.nioBuffer(r, length);
-        return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+        if (upTo > summedBytes)
+        {
+            update(in, r + summedBytes, upTo - summedBytes);
+            summedBytes = upTo;
+        }
+    }
+
+    private void update(final ByteBuf in, final int index, final int length)
+    {
+        crc.update(in.nioBufferCount() == 1 ? in.internalNioBuffer(index, length) : in.nioBuffer(index, length));
     }
 }

@@ -147,16 +147,28 @@ class NettyTransportTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"checksum", "length", "type", "version"})
+    @ValueSource(strings = {"checksum", "checksum-in-parts", "length", "type", "version"})
     void shouldCloseTheConnectionAndFailClearlyOnAMalformedFrame(final String defect) throws Exception
     {
         final NettyTransport a = acceptor();
         final RawPeer r = connectedRawPeer(a);
         r.write(RawPeer.frame(FrameDescriptor.MIN_APPLICATION_TYPE, 1, 2, new byte[] {1, 2, 3}));
-        final ByteBuffer bad = RawPeer.frame(FrameDescriptor.MIN_APPLICATION_TYPE, 3, 4, new byte[] {5, 6, 7});
+        final ByteBuffer bad = "checksum-in-parts".equals(defect)
+            ? RawPeer.frame(FrameDescriptor.MIN_APPLICATION_TYPE, 3, 4, new byte[4000])
+            : RawPeer.frame(FrameDescriptor.MIN_APPLICATION_TYPE, 3, 4, new byte[] {5, 6, 7});
         final String reason;
+        int from = 0;
         switch (defect)
         {
+            case "checksum-in-parts" ->
+            {
+                // the receiver sums the first part as it comes: a byte changed there is still caught
+                bad.put(FrameDescriptor.HEADER_LENGTH + 100, (byte)9);
+                r.write(bad, 0, 1000);
+                Thread.sleep(200);
+                from = 1000;
+                reason = "checksum";
+            }
             case "checksum" ->
             {
                 bad.put(bad.limit() - 1, (byte)9); // payload changed after the checksum
@@ -178,7 +190,7 @@ class NettyTransportTest
                 reason = "version 7 is not the supported version 1";
             }
         }
-        r.write(bad);
+        r.write(bad, from, bad.limit());
         final AtomicInteger delivered = new AtomicInteger();
         final TransportException e = assertThrows(TransportException.class, () ->
         {
