@@ -196,9 +196,13 @@ public class TransportBenchmark
 
     private void echoFrames()
     {
-        // the frame goes back from inside the handler, as the floor's echo writes back the buffer it
-        // read into (a received payload is valid during the call, and send has taken it on return)
-        final FrameHandler back = (peer, type, timeNs, key, p) -> pong.send(peer, type, timeNs, key, p);
+        final ByteBuffer copy = ByteBuffer.allocateDirect(bytes);
+        final FrameHandler back = (peer, type, timeNs, key, p) ->
+        {
+            copy.clear();
+            copy.put(p).flip();
+            pong.send(peer, type, timeNs, key, copy);
+        };
         while (running)
         {
             if (pong.poll(back, 16) == 0 && !spin)

@@ -1,6 +1,5 @@
 package org.qsnet.fabric.transport.netty;
 
-import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -8,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.qsnet.fabric.transport.FrameDescriptor;
 import org.qsnet.fabric.transport.JobAuthenticator;
@@ -49,7 +47,6 @@ final class Connection extends ChannelInboundHandlerAdapter
     /** When the heartbeat timer last ran: a gap much longer than its interval means this side was not scheduled. */
     private long lastTickNanos;
     private boolean closeSent;
-    private FrameWriter writer;
 
     /**
      * @param expectedPeer the partition a connector dials; -1 on the accepting side.
@@ -66,12 +63,6 @@ final class Connection extends ChannelInboundHandlerAdapter
     FrameDecoder decoder()
     {
         return decoder;
-    }
-
-    /** The writer of an established connection (null before). */
-    FrameWriter writer()
-    {
-        return writer;
     }
 
     @Override
@@ -140,7 +131,7 @@ final class Connection extends ChannelInboundHandlerAdapter
                 {
                     state = State.DONE;
                     transport.peerClosed(peer);
-                    close(ctx);
+                    ctx.close();
                     return;
                 }
                 malformed(ctx, "type " + type + " is a handshake frame after the handshake");
@@ -247,7 +238,6 @@ final class Connection extends ChannelInboundHandlerAdapter
         state = State.ESTABLISHED;
         timer.cancel(false);
         decoder.maxPayloadBytes(transport.maxPayloadBytes());
-        writer = new FrameWriter(ctx.channel(), cause -> writeFailed(ctx, cause));
         final long interval = transport.heartbeatIntervalMs();
         final long timeoutNs = transport.heartbeatTimeoutMs() * 1_000_000L;
         timer = ctx.executor().scheduleAtFixedRate(() ->
@@ -276,7 +266,7 @@ final class Connection extends ChannelInboundHandlerAdapter
                     + " ms (timeout " + transport.heartbeatTimeoutMs() + " ms)");
                 return;
             }
-            write(ctx, FrameDescriptor.TYPE_HEARTBEAT);
+            ctx.writeAndFlush(Frames.control(ctx.alloc(), FrameDescriptor.TYPE_HEARTBEAT, null), ctx.voidPromise());
         }, interval, interval, TimeUnit.MILLISECONDS);
         transport.established(peer, ctx.channel(), this);
     }
@@ -287,39 +277,8 @@ final class Connection extends ChannelInboundHandlerAdapter
         if (!closeSent && ctx.channel().isActive())
         {
             closeSent = true;
-            write(ctx, FrameDescriptor.TYPE_CLOSE);
+            ctx.writeAndFlush(Frames.control(ctx.alloc(), FrameDescriptor.TYPE_CLOSE, null), ctx.voidPromise());
         }
-    }
-
-    private void write(final ChannelHandlerContext ctx, final int type)
-    {
-        try
-        {
-            writer.control(type);
-        }
-        catch (final IOException e)
-        {
-            writeFailed(ctx, e);
-        }
-    }
-
-    /** A write to the socket failed; runs on the event loop. */
-    void writeFailed(final ChannelHandlerContext ctx, final Throwable cause)
-    {
-        if (state == State.ESTABLISHED)
-        {
-            fail(ctx, "connection to peer " + peer + " failed: " + cause);
-        }
-    }
-
-    /** Closes the channel; direct writes stop first, so the descriptor is never written once closed. */
-    private void close(final ChannelHandlerContext ctx)
-    {
-        if (writer != null)
-        {
-            writer.shut();
-        }
-        ctx.close();
     }
 
     /** Called by the decoder for an invalid frame. */
@@ -345,7 +304,7 @@ final class Connection extends ChannelInboundHandlerAdapter
         LOG.log(Level.WARNING, "partition " + transport.partition() + " closes its connection to peer " + peer
             + " (" + ctx.channel().remoteAddress() + "): " + message);
         transport.peerFailed(peer, message);
-        close(ctx);
+        ctx.close();
     }
 
     private void refuse(final ChannelHandlerContext ctx, final String why)
@@ -363,29 +322,12 @@ final class Connection extends ChannelInboundHandlerAdapter
         {
             transport.connectFailed(expectedPeer, message);
         }
-        close(ctx);
-    }
-
-    @Override
-    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event)
-    {
-        if (event instanceof ChannelInputShutdownEvent)
-        {
-            // the peer closed its side (or the read failed): half-closure is on so that Netty tells
-            // us before it closes; close now, which reports a lost connection as before
-            close(ctx);
-            return;
-        }
-        ctx.fireUserEventTriggered(event);
+        ctx.close();
     }
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx)
     {
-        if (writer != null)
-        {
-            writer.shut();
-        }
         if (timer != null)
         {
             timer.cancel(false);

@@ -1,5 +1,6 @@
 package org.qsnet.fabric.transport.netty;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -23,70 +24,11 @@ final class FrameDecoder extends ByteToMessageDecoder
     private final CRC32C crc = new CRC32C();
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
-    /** Bytes of the frame at the reader index already in {@link #crc}: 0, or 32 and more. */
-    private int summedBytes;
-    /** The length of the frame whose first bytes wait in the cumulation; 0 if none. */
-    private int pendingLength;
-    /** The buffer the channel reads into now, when it is a slice of the frame being received. */
-    private ByteBuf target;
-    /** A frame-sized buffer holding the waiting bytes, which becomes the cumulation once read into. */
-    private ByteBuf replacement;
 
     FrameDecoder(final Connection connection)
     {
         this.connection = connection;
         setCumulator(this::cumulate);
-    }
-
-    /**
-     * The buffer for the channel's next read ({@link FrameReads}): while a frame is partly received,
-     * a slice of a buffer holding the whole frame, exactly as long as the bytes still missing, so the
-     * socket's bytes land in place (no copy per read, and no read runs into the next frame); the
-     * bytes already waiting are moved once, if their buffer cannot hold the frame. Otherwise a new
-     * buffer of {@code size} bytes.
-     */
-    ByteBuf readBuffer(final ByteBufAllocator alloc, final int size)
-    {
-        target = null;
-        if (pendingLength > 0 && !broken)
-        {
-            final ByteBuf waitingBytes = internalBuffer();
-            final int waiting = waitingBytes.readableBytes();
-            final int missing = pendingLength - waiting;
-            if (waiting > 0 && missing > 0)
-            {
-                final ByteBuf dest;
-                if (replacement != null)
-                {
-                    dest = replacement;
-                }
-                else if (waitingBytes.writableBytes() >= missing && waitingBytes.isContiguous() && !waitingBytes.isReadOnly())
-                {
-                    // past the writer index: frames already delivered from this buffer are not touched
-                    dest = waitingBytes;
-                }
-                else
-                {
-                    replacement = alloc.directBuffer(pendingLength, pendingLength);
-                    replacement.writeBytes(waitingBytes, waitingBytes.readerIndex(), waiting);
-                    dest = replacement;
-                }
-                target = dest.retainedSlice(dest.writerIndex(), missing);
-                target.clear();
-                return target;
-            }
-        }
-        return alloc.ioBuffer(size);
-    }
-
-    @Override
-    protected void handlerRemoved0(final ChannelHandlerContext ctx)
-    {
-        if (replacement != null)
-        {
-            replacement.release();
-            replacement = null;
-        }
     }
 
     /**
@@ -96,21 +38,6 @@ final class FrameDecoder extends ByteToMessageDecoder
      */
     private ByteBuf cumulate(final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in)
     {
-        if (in == target)
-        {
-            // read in place (readBuffer): the bytes are already where they belong
-            target = null;
-            ByteBuf dest = cumulation;
-            if (replacement != null)
-            {
-                cumulation.release();
-                dest = replacement;
-                replacement = null;
-            }
-            dest.writerIndex(dest.writerIndex() + in.readableBytes());
-            in.release();
-            return dest;
-        }
         if (!cumulation.isReadable() && in.isContiguous())
         {
             cumulation.release();
@@ -156,7 +83,6 @@ final class FrameDecoder extends ByteToMessageDecoder
     @Override
     protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out)
     {
-        pendingLength = 0;
         while (!broken && in.readableBytes() >= 8)
         {
             final int r = in.readerIndex();
@@ -170,10 +96,6 @@ final class FrameDecoder extends ByteToMessageDecoder
             {
                 if (in.readableBytes() < length)
                 {
-                    // the checksum follows the bytes as they come, while they are in cache and
-                    // while the rest of the frame is still being sent
-                    sum(in, r, in.readableBytes());
-                    pendingLength = length;
                     return;
                 }
                 reason = FrameDescriptor.checkHeader(length, version, type, flags,
@@ -181,8 +103,7 @@ final class FrameDecoder extends ByteToMessageDecoder
             }
             if (reason == null)
             {
-                sum(in, r, length);
-                final int expected = (int)crc.getValue();
+                final int expected = checksum(in, r, length);
                 final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
                 if (expected != carried)
                 {
@@ -190,7 +111,6 @@ final class FrameDecoder extends ByteToMessageDecoder
                         + Integer.toHexString(expected) + " (type " + type + ", length " + length + ")";
                 }
             }
-            summedBytes = 0;
             if (reason != null)
             {
                 broken = true;
@@ -209,31 +129,14 @@ final class FrameDecoder extends ByteToMessageDecoder
         }
     }
 
-    /**
-     * Extends the checksum of the frame starting at {@code r} to its first {@code upTo} bytes: the
-     * header's first 24 bytes, then the payload (the checksum and reserved words are not covered).
-     */
-    private void sum(final ByteBuf in, final int r, final int upTo)
+    private int checksum(final ByteBuf in, final int r, final int length)
     {
-        if (summedBytes == 0)
+        if (in.nioBufferCount() == 1)
         {
-            if (upTo < FrameDescriptor.HEADER_LENGTH)
-            {
-                return;
-            }
-            crc.reset();
-            update(in, r, FrameDescriptor.CRC_COVERED_HEADER);
-            summedBytes = FrameDescriptor.HEADER_LENGTH;
+            final ByteBuffer nio = in.internalNioBuffer(r, length);
+            return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
         }
-        if (upTo > summedBytes)
-        {
-            update(in, r + summedBytes, upTo - summedBytes);
-            summedBytes = upTo;
-        }
-    }
-
-    private void update(final ByteBuf in, final int index, final int length)
-    {
-        crc.update(in.nioBufferCount() == 1 ? in.internalNioBuffer(index, length) : in.nioBuffer(index, length));
+        final ByteBuffer nio = in.nioBuffer(r, length);
+        return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
     }
 }

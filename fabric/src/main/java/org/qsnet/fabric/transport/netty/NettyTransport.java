@@ -2,7 +2,6 @@ package org.qsnet.fabric.transport.netty;
 
 import static org.qsnet.fabric.QsnetException.require;
 
-import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
@@ -16,12 +15,14 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -80,6 +81,7 @@ public final class NettyTransport extends AbstractTransport
     private final boolean epoll;
     private final Channel server;
     private final Peer[] peers;
+    private final CRC32C sendCrc = new CRC32C();
     private final long handshakeTimeoutMs;
     private volatile Thread waiter;
 
@@ -93,7 +95,6 @@ public final class NettyTransport extends AbstractTransport
         final AtomicBoolean claimed = new AtomicBoolean();
         volatile Channel channel;
         volatile Connection connection;
-        volatile FrameWriter writer;
         volatile boolean closeSeen;
     }
 
@@ -116,12 +117,11 @@ public final class NettyTransport extends AbstractTransport
             .group(group)
             .channel(serverClass)
             .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-            .childOption(ChannelOption.AUTO_CLOSE, false)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .childOption(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .childOption(ChannelOption.SO_RCVBUF, socketBufferBytes())
+            .childOption(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .childHandler(initializer(false, -1));
         try
         {
@@ -230,12 +230,11 @@ public final class NettyTransport extends AbstractTransport
             .group(group)
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-            .option(ChannelOption.AUTO_CLOSE, false)
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .option(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .option(ChannelOption.SO_RCVBUF, socketBufferBytes())
+            .option(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)Math.min(5_000, context.connectTimeoutMs()))
             .handler(initializer(true, peer));
         b.connect(address).addListener((ChannelFuture f) ->
@@ -263,7 +262,6 @@ public final class NettyTransport extends AbstractTransport
             protected void initChannel(final SocketChannel ch)
             {
                 final Connection c = new Connection(NettyTransport.this, connector, peer);
-                ch.config().setRecvByteBufAllocator(new FrameReads(c.decoder()));
                 ch.pipeline().addLast(c.decoder(), c);
             }
         };
@@ -279,6 +277,12 @@ public final class NettyTransport extends AbstractTransport
         return (int)Math.max(256 << 10, Math.min(4 << 20, four));
     }
 
+    private static AdaptiveRecvByteBufAllocator receiveSizes()
+    {
+        // reads grow up to 1 MiB when large frames stream, instead of Netty's 64 KiB default
+        return new AdaptiveRecvByteBufAllocator(512, 16 << 10, 1 << 20);
+    }
+
     private WriteBufferWaterMark waterMark()
     {
         final int high = Math.max(1 << 20, 2 * (FrameDescriptor.HEADER_LENGTH + maxPayloadBytes));
@@ -288,25 +292,17 @@ public final class NettyTransport extends AbstractTransport
     @Override
     protected boolean doOffer(final int peer, final int type, final long timeNs, final long key, final ByteBuffer payload)
     {
-        final Peer p = peers[peer];
-        final FrameWriter w = p.writer;
-        if (w == null)
+        final Channel ch = peers[peer].channel;
+        if (ch == null)
         {
             throw new TransportException(peer, "partition " + partition + " is not connected to peer " + peer + ": call connect first");
         }
-        try
+        if (!ch.isActive() || !ch.isWritable())
         {
-            return w.offer(type, timeNs, key, payload);
-        }
-        catch (final IOException e)
-        {
-            // the connection broke under the write: the connection reports it (on its event loop),
-            // and the next offer throws it
-            final Channel ch = p.channel;
-            final Connection c = p.connection;
-            ch.eventLoop().execute(() -> c.writeFailed(ch.pipeline().context(c), e));
             return false;
         }
+        ch.writeAndFlush(Frames.encode(ch.alloc(), sendCrc, type, timeNs, key, payload), ch.voidPromise());
+        return true;
     }
 
     @Override
@@ -433,7 +429,6 @@ public final class NettyTransport extends AbstractTransport
         final Peer p = peers[peer];
         p.channel = ch;
         p.connection = connection;
-        p.writer = connection.writer();
         p.ready.complete(null);
         LOG.log(Level.DEBUG, () -> "partition " + partition + " connected to peer " + peer + " at " + ch.remoteAddress());
     }
@@ -508,14 +503,6 @@ public final class NettyTransport extends AbstractTransport
             if (ch != null)
             {
                 ch.closeFuture().awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS); // wall-clock: transport liveness and timeouts, never part of a result
-            }
-        }
-        for (final Peer p : peers)
-        {
-            final FrameWriter w = p.writer;
-            if (w != null)
-            {
-                w.shut();
             }
         }
         server.close().awaitUninterruptibly(1, TimeUnit.SECONDS);

@@ -41,13 +41,7 @@ final class RawPeer implements AutoCloseable
 
     void write(final ByteBuffer frame) throws IOException
     {
-        write(frame, 0, frame.limit());
-    }
-
-    /** Writes bytes {@code from..to-1} of an encoded frame. */
-    void write(final ByteBuffer frame, final int from, final int to) throws IOException
-    {
-        socket.getOutputStream().write(frame.array(), from, to - from);
+        socket.getOutputStream().write(frame.array(), 0, frame.limit());
         socket.getOutputStream().flush();
     }
 
