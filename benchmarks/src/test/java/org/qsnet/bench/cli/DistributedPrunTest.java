@@ -99,9 +99,9 @@ class DistributedPrunTest
         final List<Map<String, String>> ompi = List.of(
             Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "2", "QSNET_JOB_KEY", key, "QSNET_JOB_ID", "7"),
             Map.of("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "2", "QSNET_JOB_KEY", key, "QSNET_JOB_ID", "7"));
-        int port = 47_400 + (int)(ProcessHandle.current().pid() % 200);
         for (final List<Map<String, String>> launcher : List.of(slurm, ompi))
         {
+            final int port = freePort();
             final List<Process> ps = new ArrayList<>();
             for (int r = 0; r < 2; r++)
             {
@@ -116,7 +116,6 @@ class DistributedPrunTest
             final String log0 = Files.readString(dir.resolve("rank-0-" + port + ".log"));
             assertEquals(expected, result(log0), launcher.get(0).keySet().toString());
             assertTrue(log0.contains("2 partitions (TCP via coordinator 127.0.0.1:" + port + ")"), log0);
-            port++;
         }
     }
 
@@ -125,7 +124,7 @@ class DistributedPrunTest
     void shouldEndTheJobWithAnErrorNamingAJvmThatDied(@TempDir final Path dir) throws Exception
     {
         final String key = HexFormat.of().formatHex(new byte[16]);
-        final int port = 47_700 + (int)(ProcessHandle.current().pid() % 200);
+        final int port = freePort();
         final String[] longPing = {"-n", "2", "-B", "7", "--dim", "2", "--coordinator", "127.0.0.1:" + port,
             "org.qsnet.bench.examples.ElanPing", "100", "100000000"};
         final File log0 = dir.resolve("rank-0.log").toFile();
@@ -149,6 +148,15 @@ class DistributedPrunTest
         assertTrue(out.contains("peer 1") || out.contains("partition 1"), "the error names the dead JVM: " + out
             + "\n--- partition 1:\n" + Files.readString(dir.resolve("rank-1.log")));
         assertTrue(seconds < 15, "reported after " + seconds + " s");
+    }
+
+    /** A port nothing listens on now (the coordinator binds it a moment later). */
+    private static int freePort() throws java.io.IOException
+    {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
+        {
+            return s.getLocalPort();
+        }
     }
 
     private static Process start(final File log, final Map<String, String> env, final String... args) throws Exception
