@@ -774,62 +774,12 @@ public final class Prun
                 .jobId(System.identityHashCode(key)).jobKey(key).partition(0, partitions));
         final Session[] sessions = new Session[partitions];
         final RunReport[] reports = new RunReport[partitions];
-        final Throwable[] failures = new Throwable[partitions];
-        final Thread[] threads = new Thread[partitions];
-        for (int p = 0; p < partitions; p++)
+        org.qsnet.fabric.distributed.PartitionThreads.run(transports, part ->
         {
-            final int part = p;
-            threads[p] = new Thread(() ->
-            {
-                try
-                {
-                    sessions[part] = new Session(profile, 1, KernelContext.DEFAULT, transports.get(part));
-                    launcher.accept(sessions[part]);
-                    reports[part] = sessions[part].run();
-                }
-                catch (final Throwable t)
-                {
-                    failures[part] = t;
-                    if (sessions[part] == null || sessions[part].driver == null)
-                    {
-                        // failed before running: the others would wait for it forever
-                        transports.get(part).close();
-                    }
-                }
-            }, "partition " + p);
-            threads[p].start();
-        }
-        try
-        {
-            for (final Thread t : threads)
-            {
-                t.join();
-            }
-        }
-        catch (final InterruptedException e)
-        {
-            Thread.currentThread().interrupt();
-            throw new QsnetException("interrupted while the partitions ran");
-        }
-        finally
-        {
-            transports.forEach(org.qsnet.fabric.transport.Transport::close);
-        }
-        for (final Throwable t : failures)
-        {
-            // a partition's own failure before another's report of it
-            if (t != null && !(t instanceof SimulationException se && se.getMessage().startsWith("partition ")))
-            {
-                throw t instanceof RuntimeException re ? re : new SimulationException(String.valueOf(t), t);
-            }
-        }
-        for (final Throwable t : failures)
-        {
-            if (t != null)
-            {
-                throw t instanceof RuntimeException re ? re : new SimulationException(String.valueOf(t), t);
-            }
-        }
+            sessions[part] = new Session(profile, 1, KernelContext.DEFAULT, transports.get(part));
+            launcher.accept(sessions[part]);
+            reports[part] = sessions[part].run();
+        });
         final java.util.TreeMap<Integer, RunReport.Outcome> byOrigin = new java.util.TreeMap<>();
         long sum = 0;
         long events = 0;

@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +18,7 @@ import java.util.TreeMap;
 
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.distributed.ChildJvm;
 import org.qsnet.fabric.distributed.PartitionDriver;
 import org.qsnet.fabric.distributed.Rendezvous;
 import org.qsnet.fabric.engine.KernelContext;
@@ -99,15 +99,10 @@ final class Distributed
         {
             for (int p = 1; p < n; p++)
             {
-                final List<String> cmd = new ArrayList<>();
-                cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
-                cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-                cmd.add("-cp");
-                cmd.add(System.getProperty("java.class.path"));
-                cmd.add(PrunCommand.class.getName());
-                cmd.addAll(List.of("--partition", Integer.toString(p), "--shm-dir", dir.toString(), "--job-id",
-                    Long.toString(jobId)));
-                cmd.addAll(List.of(argv));
+                final List<String> args = new ArrayList<>(List.of("--partition", Integer.toString(p), "--shm-dir",
+                    dir.toString(), "--job-id", Long.toString(jobId)));
+                args.addAll(List.of(argv));
+                final List<String> cmd = ChildJvm.command(true, PrunCommand.class.getName(), args);
                 final ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
                 // the key goes by the environment, readable by this user only, never on a command line
                 pb.environment().put(KEY_ENV, HexFormat.of().formatHex(key));

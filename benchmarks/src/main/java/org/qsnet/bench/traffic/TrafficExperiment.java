@@ -442,47 +442,7 @@ public final class TrafficExperiment
             prepare.accept(e.fabric);
             parts.add(e);
         }
-        final Throwable[] failure = new Throwable[1];
-        final List<Thread> threads = new ArrayList<>();
-        for (final TrafficExperiment e : parts)
-        {
-            final Thread t = new Thread(() ->
-            {
-                try
-                {
-                    e.run();
-                }
-                catch (final Throwable x)
-                {
-                    synchronized (failure)
-                    {
-                        failure[0] = failure[0] == null ? x : failure[0];
-                    }
-                }
-            }, "traffic partition " + e.partitioning.self());
-            threads.add(t);
-            t.start();
-        }
-        try
-        {
-            for (final Thread t : threads)
-            {
-                t.join();
-            }
-        }
-        catch (final InterruptedException x)
-        {
-            Thread.currentThread().interrupt();
-            throw new org.qsnet.fabric.QsnetException("interrupted while the partitions ran");
-        }
-        finally
-        {
-            transports.forEach(org.qsnet.fabric.transport.Transport::close);
-        }
-        if (failure[0] != null)
-        {
-            throw failure[0] instanceof RuntimeException r ? r : new org.qsnet.fabric.QsnetException(String.valueOf(failure[0]));
-        }
+        org.qsnet.fabric.distributed.PartitionThreads.run(transports, p -> parts.get(p).run());
         // partition 0's replica holds the whole network's statistics once it has the node links'
         // waits from their owners
         final TrafficExperiment first = parts.get(0);

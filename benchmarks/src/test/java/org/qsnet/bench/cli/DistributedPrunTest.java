@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,19 +160,7 @@ class DistributedPrunTest
 
     private static Process start(final File log, final Map<String, String> env, final String... args) throws Exception
     {
-        final List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
-        for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (a.startsWith("--") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk."))
-            {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(PrunCommand.class.getName());
-        cmd.addAll(List.of(args));
+        final List<String> cmd = org.qsnet.fabric.distributed.ChildJvm.command(false, PrunCommand.class.getName(), List.of(args));
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log);
         for (final String v : List.of("SLURM_PROCID", "SLURM_NTASKS", "SLURM_NODEID", "OMPI_COMM_WORLD_RANK",
             "OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE", "RMS_RANK", "RMS_NPROCS"))

@@ -1,7 +1,6 @@
 package org.qsnet.fabric.distributed;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,19 +84,7 @@ class MultiJvmEquivalenceTest
 
     private static Process launch(final File log, final String... args) throws Exception
     {
-        final List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
-        for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (a.startsWith("--") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk."))
-            {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(PartitionWorkloadMain.class.getName());
-        cmd.addAll(List.of(args));
+        final List<String> cmd = org.qsnet.fabric.distributed.ChildJvm.command(false, PartitionWorkloadMain.class.getName(), List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
     }
 }

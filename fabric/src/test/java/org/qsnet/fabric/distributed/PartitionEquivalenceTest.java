@@ -5,13 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,7 +20,6 @@ import org.qsnet.fabric.network.PacketCodec;
 import org.qsnet.fabric.network.PacketEndpoint;
 import org.qsnet.fabric.network.Partitioning;
 import org.qsnet.fabric.network.WireBuffer;
-import org.qsnet.fabric.transport.Transport;
 import org.qsnet.fabric.transport.TransportContext;
 import org.qsnet.fabric.transport.local.LocalTransport;
 
@@ -266,31 +260,8 @@ class PartitionEquivalenceTest
         {
             l.start();
         }
-        final ExecutorService pool = Executors.newFixedThreadPool(count);
-        try
-        {
-            final List<Future<?>> runs = new ArrayList<>();
-            for (int p = 0; p < count; p++)
-            {
-                final Kernel k = kernels[p];
-                final Fabric f = fabrics[p];
-                final Transport t = transports.get(p);
-                runs.add(pool.submit(() -> new PartitionDriver(k, f.remote(), t).run(Long.MAX_VALUE)));
-            }
-            for (final Future<?> f : runs)
-            {
-                f.get(100, TimeUnit.SECONDS);
-            }
-        }
-        catch (final Exception e)
-        {
-            throw new AssertionError("a partition failed: " + e, e);
-        }
-        finally
-        {
-            pool.shutdownNow();
-            transports.forEach(Transport::close);
-        }
+        PartitionThreads.run(transports, p -> new PartitionDriver(kernels[p], fabrics[p].remote(), transports.get(p))
+            .run(Long.MAX_VALUE));
         return outcome(List.of(kernels), List.of(fabrics), loads);
     }
 

@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,19 +69,7 @@ class RemotePeerTest
 
     private Process launch(final String... args) throws IOException
     {
-        final List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
-        for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (a.startsWith("--") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk."))
-            {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(RemotePeerMain.class.getName());
-        cmd.addAll(List.of(args));
+        final List<String> cmd = org.qsnet.fabric.distributed.ChildJvm.command(false, RemotePeerMain.class.getName(), List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(new File("target/remote-peer.log")).start();
     }
 
