@@ -1,6 +1,5 @@
 package org.qsnet.bench.traffic;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -591,7 +590,9 @@ public final class TrafficExperiment
         final int id;
         final SplittableRandom random;
         final Origin origin;
-        final ArrayDeque<Message> queue = new ArrayDeque<>();
+        /** Link injection: messages not yet begun, then the one whose packets are going out. */
+        final PendingMessages pending = new PendingMessages();
+        Message sending;
         FabricPort port;
         double rateBytesPerNs;
         int job;
@@ -648,15 +649,14 @@ public final class TrafficExperiment
             {
                 jobGeneratedBytes[job] += bytes;
             }
-            final int max = spec.fabric().maxPayloadBytes();
-            final Message m = new Message(((long)id << 32) | messagesMade++, this, dst, bytes, nowNs, read, max);
+            final long messageId = ((long)id << 32) | messagesMade++;
             if (machine != null)
             {
-                postDma(m);
+                postDma(new Message(messageId, this, dst, bytes, nowNs, read, spec.fabric().maxPayloadBytes()));
             }
             else
             {
-                queue.addLast(m);
+                pending.add(messageId, nowNs, id, dst, bytes, read);
                 trySend();
             }
             scheduleNext(nowNs);
@@ -665,14 +665,26 @@ public final class TrafficExperiment
         private void trySend()
         {
             final int vcs = spec.fabric().virtualChannels();
-            while (outstanding < vcs && !queue.isEmpty())
+            while (outstanding < vcs)
             {
-                final Message m = queue.peekFirst();
+                Message m = sending;
+                if (m == null)
+                {
+                    if (pending.isEmpty())
+                    {
+                        return;
+                    }
+                    final PendingMessages q = pending;
+                    m = new Message(q.firstId(), nodes[q.firstSource()], q.firstDestination(), q.firstBytes(),
+                        q.firstGeneratedNs(), q.firstReadRequest(), spec.fabric().maxPayloadBytes());
+                    q.removeFirst();
+                    sending = m;
+                }
                 final int payload = Math.min(m.remainingBytes, spec.fabric().maxPayloadBytes());
                 m.remainingBytes -= payload;
                 if (++m.injected == m.packets)
                 {
-                    queue.pollFirst();
+                    sending = null;
                 }
                 outstanding++;
                 port.inject(Packet.unicast(id, m.destination, payload).attach(m));
@@ -775,9 +787,7 @@ public final class TrafficExperiment
             if (m.readRequest)
             {
                 // the server answers a read with the data, queued behind its own traffic
-                final Message reply = new Message(((long)id << 32) | messagesMade++, m.source, m.source.id, m.bytes,
-                    m.generatedNs, false, spec.fabric().maxPayloadBytes());
-                queue.addLast(reply);
+                pending.add(((long)id << 32) | messagesMade++, m.generatedNs, m.source.id, m.source.id, m.bytes, false);
                 trySend();
                 return spec.fabric().ackTurnaroundNs();
             }
