@@ -24,6 +24,8 @@ final class CircuitDelivery
     private final Origin[] broadcastAckOrigins;
     private final RemoteCircuits remote;
     private final long hopNs;
+    /** Whether the run has several partitions (read on every packet: a field, not a chain of calls). */
+    private final boolean distributed;
     long deliveredPackets;
     long deliveredPayloadBytes;
     long crcErrors;
@@ -41,6 +43,12 @@ final class CircuitDelivery
         this.crcRandom = crcRandom;
         this.nodeOrigins = nodeOrigins;
         this.hopNs = hopNs;
+        this.distributed = remote.distributed();
+    }
+
+    private boolean isLocal(final int node)
+    {
+        return !distributed || remote.isLocal(node);
     }
 
     void circuitComplete(final Circuit c, final long now, final long headNs)
@@ -67,10 +75,10 @@ final class CircuitDelivery
         p.times(headNs, tail);
         final int node = p.isBroadcast() ? p.source() : p.destination();
         c.phase = Circuit.TAIL;
-        if (remote.isLocal(node))
+        if (isLocal(node))
         {
             final Origin o = nodeOrigins[node];
-            if (remote.distributed())
+            if (distributed)
             {
                 remote.shipPhase(RemoteCircuits.TAIL, c, o.id(), o.peekSeq(), tail, 0);
             }
@@ -172,7 +180,7 @@ final class CircuitDelivery
                 }
             }
         }
-        final boolean deferred = broadcast && remote.distributed();
+        final boolean deferred = broadcast && distributed;
         if (deferred)
         {
             // the recipients' answers are combined at the end of the window (RemoteCircuits)
@@ -223,12 +231,12 @@ final class CircuitDelivery
             }
             return;
         }
-        if (remote.isLocal(first))
+        if (isLocal(first))
         {
             final long ackAt = now + turnaround + fabric.pathLatencyNs(maxDepth(c));
             c.phase = Circuit.ACK;
             final Origin o = nodeOrigins[first];
-            if (remote.distributed())
+            if (distributed)
             {
                 remote.shipAck(c, o.id(), o.peekSeq(), ackAt);
             }
@@ -275,7 +283,7 @@ final class CircuitDelivery
         if (c.nack)
         {
             p.retried();
-            if (remote.isLocal(p.source()))
+            if (isLocal(p.source()))
             {
                 router.startAttempt(p, now);
             }
@@ -301,7 +309,7 @@ final class CircuitDelivery
             if (depth == d)
             {
                 final LinkOutput l = c.links[i];
-                if (l.fromNode >= 0 && !remote.isLocal(l.fromNode))
+                if (l.fromNode >= 0 && !isLocal(l.fromNode))
                 {
                     // a replica's copy of another partition's node link: its owner arbitrates
                     l.releaseVc(c.vcs[i]);
@@ -321,17 +329,17 @@ final class CircuitDelivery
             c.releaseDepth = d + 1;
             c.phase = Circuit.RELEASE;
             final int source = c.packet.source();
-            if (remote.isLocal(source))
+            if (isLocal(source))
             {
                 final Origin o = nodeOrigins[source];
-                if (remote.distributed())
+                if (distributed)
                 {
                     remote.shipPhase(RemoteCircuits.RELEASE, c, o.id(), o.peekSeq(), now + hopNs, d + 1);
                 }
                 o.schedule(now + hopNs, c);
             }
         }
-        else if (!c.nack && remote.distributed())
+        else if (!c.nack && distributed)
         {
             // the last channels of a delivered packet are free: no event of it is left anywhere
             remote.acked(c.packet);

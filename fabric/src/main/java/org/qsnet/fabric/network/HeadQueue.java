@@ -22,11 +22,19 @@ final class HeadQueue
     private static final int INPUTS = 1 << 24;
 
     // the two priority levels, each in arrival order, in arrays of their own (allocated on the
-    // first wait): an output's empty queue is checked without touching any other object
+    // first wait): an output's empty queue is checked without touching any other object. Each
+    // header's age sits beside it in a primitive array, so the arbiter's scan for the oldest reads
+    // one array instead of one header object per waiting header; the headers are read on a tie.
     private Head[] high;
+    private long[] highAges;
     private int highCount;
     private Head[] normal;
+    private long[] normalAges;
     private int normalCount;
+    /** What the last {@link #peek} returned (null: nothing since), and where it was. */
+    private Head peeked;
+    private boolean peekedHigh;
+    private int peekedIndex;
 
     boolean isEmpty()
     {
@@ -40,29 +48,29 @@ final class HeadQueue
 
     void add(final Head h)
     {
+        peeked = null;
         if (h.packet.priority() == 1)
         {
-            high = append(high, highCount++, h);
+            if (high == null || highCount == high.length)
+            {
+                final int n = high == null ? 2 : 2 * highCount;
+                high = high == null ? new Head[n] : Arrays.copyOf(high, n);
+                highAges = highAges == null ? new long[n] : Arrays.copyOf(highAges, n);
+            }
+            high[highCount] = h;
+            highAges[highCount++] = h.ageSinceNs;
         }
         else
         {
-            normal = append(normal, normalCount++, h);
+            if (normal == null || normalCount == normal.length)
+            {
+                final int n = normal == null ? 2 : 2 * normalCount;
+                normal = normal == null ? new Head[n] : Arrays.copyOf(normal, n);
+                normalAges = normalAges == null ? new long[n] : Arrays.copyOf(normalAges, n);
+            }
+            normal[normalCount] = h;
+            normalAges[normalCount++] = h.ageSinceNs;
         }
-    }
-
-    private static Head[] append(final Head[] heads, final int count, final Head h)
-    {
-        Head[] a = heads;
-        if (a == null)
-        {
-            a = new Head[2];
-        }
-        else if (count == a.length)
-        {
-            a = Arrays.copyOf(a, count * 2);
-        }
-        a[count] = h;
-        return a;
     }
 
     /**
@@ -73,32 +81,61 @@ final class HeadQueue
      */
     Head peek(final long nowNs, final long agingNs, final int lastInput)
     {
-        final Head hi = highCount == 0 ? null : oldest(high, highCount, lastInput);
-        final Head lo = normalCount == 0 ? null : oldest(normal, normalCount, lastInput);
-        if (hi == null)
+        final int hi = highCount == 0 ? -1 : oldest(high, highAges, highCount, lastInput);
+        final int lo = normalCount == 0 ? -1 : oldest(normal, normalAges, normalCount, lastInput);
+        final boolean takeHigh;
+        if (hi < 0)
         {
-            return lo;
+            if (lo < 0)
+            {
+                peeked = null;
+                return null;
+            }
+            takeHigh = false;
         }
-        if (lo == null)
+        else if (lo < 0)
         {
-            return hi;
+            takeHigh = true;
         }
-        return agingNs > 0 && nowNs - lo.waitSinceNs >= agingNs && lo.waitSinceNs < hi.waitSinceNs ? lo : hi;
+        else
+        {
+            final Head l = normal[lo];
+            takeHigh = !(agingNs > 0 && nowNs - l.waitSinceNs >= agingNs && l.waitSinceNs < high[hi].waitSinceNs);
+        }
+        peekedHigh = takeHigh;
+        peekedIndex = takeHigh ? hi : lo;
+        peeked = takeHigh ? high[hi] : normal[lo];
+        return peeked;
     }
 
     void remove(final Head h)
     {
+        if (h == peeked)
+        {
+            // the arbiter removes what it just peeked: no search
+            if (peekedHigh)
+            {
+                highCount = removeAt(high, highAges, highCount, peekedIndex);
+            }
+            else
+            {
+                normalCount = removeAt(normal, normalAges, normalCount, peekedIndex);
+            }
+            peeked = null;
+            return;
+        }
+        peeked = null;
         final int i = indexOf(high, highCount, h);
         if (i >= 0)
         {
-            highCount = removeAt(high, highCount, i);
+            highCount = removeAt(high, highAges, highCount, i);
         }
         else
         {
             final int j = indexOf(normal, normalCount, h);
             if (j >= 0)
             {
-                normalCount = removeAt(normal, normalCount, j);
+                normalCount = removeAt(normal, normalAges, normalCount, j);
             }
         }
     }
@@ -116,23 +153,27 @@ final class HeadQueue
     }
 
     /** Removes entry {@code i}, keeping the others in arrival order. @return the new count. */
-    private static int removeAt(final Head[] heads, final int count, final int i)
+    private static int removeAt(final Head[] heads, final long[] ages, final int count, final int i)
     {
         final int n = count - 1;
         System.arraycopy(heads, i + 1, heads, i, n - i);
+        System.arraycopy(ages, i + 1, ages, i, n - i);
         heads[n] = null;
         return n;
     }
 
-    private static Head oldest(final Head[] heads, final int count, final int lastInput)
+    /** The index of the header granted first among {@code count} (at least one), as {@link #older}. */
+    private static int oldest(final Head[] heads, final long[] ages, final int count, final int lastInput)
     {
-        Head best = heads[0];
+        int best = 0;
+        long bestAge = ages[0];
         for (int i = 1; i < count; i++)
         {
-            final Head h = heads[i];
-            if (older(h, best, lastInput))
+            final long a = ages[i];
+            if (a < bestAge || (a == bestAge && older(heads[i], heads[best], lastInput)))
             {
-                best = h;
+                best = i;
+                bestAge = a;
             }
         }
         return best;

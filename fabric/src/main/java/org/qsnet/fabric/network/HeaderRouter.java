@@ -28,6 +28,8 @@ final class HeaderRouter
     /** Set once, right after construction (the two halves of a circuit's life call each other). */
     private CircuitDelivery delivery;
     private RemoteCircuits remote;
+    /** Whether the run has several partitions, read on every hop. */
+    private boolean distributed;
     long packetHops;
     /** Of {@link #packetHops}, those over this partition's node links. */
     long nodeLinkHops;
@@ -48,6 +50,7 @@ final class HeaderRouter
     {
         this.delivery = circuitDelivery;
         this.remote = remoteCircuits;
+        this.distributed = remoteCircuits.distributed();
     }
 
     long unicastRoute(final int destination, final int level)
@@ -90,7 +93,7 @@ final class HeaderRouter
         }
         route(node, p);
         p.injected(now, ((long)node << 40) | nextSeq[node]++);
-        if (remote.distributed())
+        if (distributed)
         {
             remote.injected(p);
         }
@@ -180,7 +183,7 @@ final class HeaderRouter
                 return;
             }
         }
-        if (out.fromNode >= 0 && remote.distributed())
+        if (out.fromNode >= 0 && distributed)
         {
             // the header leaves its node: the other partitions' replicas must see it reach the leaf
             remote.shipHead(h, o.id(), o.peekSeq(), now + out.forwardDelayNs);

@@ -38,6 +38,8 @@ public final class Topology
     private final int nodes;
     private final int switchesPerLevel;
     private final int[] pow;
+    /** log2 of the arity when it is a power of two (digits by shift and mask), else -1. */
+    private final int kBits;
 
     /**
      * @param k arity, 2..8 (4 for the Elite).
@@ -57,6 +59,7 @@ public final class Topology
         this.n = n;
         this.nodes = (int)size;
         this.switchesPerLevel = nodes / k;
+        this.kBits = Integer.bitCount(k) == 1 ? Integer.numberOfTrailingZeros(k) : -1;
         this.pow = new int[n + 1];
         pow[0] = 1;
         for (int i = 1; i <= n; i++)
@@ -121,6 +124,10 @@ public final class Topology
      */
     public int digit(final int x, final int digit)
     {
+        if (kBits >= 0)
+        {
+            return (x >>> (kBits * digit)) & (k - 1);
+        }
         return (x / pow[digit]) % k;
     }
 
@@ -173,6 +180,13 @@ public final class Topology
      */
     public int ncaLevel(final int a, final int b)
     {
+        if (kBits > 0)
+        {
+            // the most significant differing digit, from the most significant differing bit
+            final int x = a ^ b;
+            final int top = x == 0 ? 0 : (31 - Integer.numberOfLeadingZeros(x)) / kBits;
+            return top >= 1 ? top + 1 : 1;
+        }
         int level = 1;
         for (int i = n - 1; i >= 1; i--)
         {
