@@ -28,8 +28,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "perf", mixinStandardHelpOptions = true,
     description = {"Measures the emulator's own cost on uniform traffic at saturation (offered load 1.0): "
-        + "slowdown = host time / simulated time, host ns per packet-hop, kernel events per host second, "
-        + "and heap: built (the fabric and its idle workload, after GC), peak during the run, live after it "
+        + "slowdown = host time / simulated time, cpu_ms = the simulating thread's CPU time "
+        + "(less disturbed by other load on the machine; it leaves out the collector's threads), host ns per "
+        + "packet-hop, kernel events per host second, and heap: built (the fabric and its idle workload, after GC), peak during the run, live after it "
         + "(offered load 1.0 exceeds saturation, so source queues grow with the window). "
         + "Wall-clock figures: they vary by machine.",
         "Each case runs --repeat times; the table gives the median."})
@@ -77,8 +78,8 @@ public final class PerfCommand implements Callable<Integer>
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
             .fact("window", measureUs + " us simulated after 10 us warm-up; " + warmupRuns + " unmeasured runs first");
-        t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("slowdown", "%.1f")
-            .column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
+        t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("cpu_ms", "%.1f")
+            .column("slowdown", "%.1f").column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
             .column("live_heap_MB", "%.1f");
         final double[] px = new double[sizes.length];
@@ -87,6 +88,8 @@ public final class PerfCommand implements Callable<Integer>
         for (final int nodes : sizes)
         {
             final double[] host = new double[repeat];
+            final double[] cpu = new double[repeat];
+            final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
             long packets = 0;
             long hops = 0;
             long events = 0;
@@ -105,14 +108,17 @@ public final class PerfCommand implements Callable<Integer>
                 e.kernel().runUntil(spec.warmupNs());
                 e.fabric().resetStats();
                 final long ev0 = e.kernel().eventCount();
+                final long c0 = threads.getCurrentThreadCpuTime();
                 final long t0 = System.nanoTime();
                 e.kernel().runUntil(spec.warmupNs() + spec.measureNs());
                 final long wall = System.nanoTime() - t0;
+                final long threadCpu = threads.getCurrentThreadCpuTime() - c0;
                 if (r < 0)
                 {
                     continue;
                 }
                 host[r] = wall;
+                cpu[r] = threadCpu;
                 packets = e.fabric().deliveredPackets();
                 hops = e.fabric().packetHops();
                 events = e.kernel().eventCount() - ev0;
@@ -124,9 +130,10 @@ public final class PerfCommand implements Callable<Integer>
                 java.lang.ref.Reference.reachabilityFence(e);
             }
             Arrays.sort(host);
+            Arrays.sort(cpu);
             final double med = host[repeat / 2];
             final double simNs = measureUs * 1000;
-            t.row(nodes, measureUs, med / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), built, peak, live);
+            t.row(nodes, measureUs, med / 1e6, cpu[repeat / 2] / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), built, peak, live);
             px[pi] = nodes;
             slowdown[pi] = med / simNs;
             pi++;

@@ -65,8 +65,8 @@ final class CircuitDelivery
         {
             final LinkOutput l = ls[i];
             final int vc = c.vcs[i];
-            l.bodyStartNs[vc] = start;
-            l.bodyEndNs[vc] = linkFreeNs;
+            l.body[2 * vc] = start;
+            l.body[2 * vc + 1] = linkFreeNs;
             l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, linkFreeNs);
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
@@ -132,7 +132,7 @@ final class CircuitDelivery
             final LinkOutput l = ls[i];
             for (int vc = 0; vc < l.vcCount; vc++)
             {
-                final long end = l.bodyEndNs[vc];
+                final long end = l.body[2 * vc + 1];
                 if (vc != c.vcs[i] && end > headNs && end < best && fits(c, end, bodyNs))
                 {
                     best = end;
@@ -151,8 +151,10 @@ final class CircuitDelivery
             final LinkOutput l = ls[i];
             for (int vc = 0; vc < l.vcCount; vc++)
             {
-                if (vc != c.vcs[i] && l.bodyEndNs[vc] > l.bodyStartNs[vc] && start < l.bodyEndNs[vc]
-                    && end > l.bodyStartNs[vc])
+                final long[] b = l.body;
+                final long bodyStart = b[2 * vc];
+                final long bodyEnd = b[2 * vc + 1];
+                if (vc != c.vcs[i] && bodyEnd > bodyStart && start < bodyEnd && end > bodyStart)
                 {
                     return false;
                 }

@@ -13,6 +13,8 @@ public final class EliteSwitch
     final LinkOutput[] down;
     final LinkOutput[] up;
     final HeadQueue upGroup = new HeadQueue();
+    /** Headers in {@link #upGroup}: an up link's release with none waiting reads no other object. */
+    int upGroupHeads;
     int nextUp;
     /** Up ports in service: 0 .. upKeep-1 (fewer than k when the level above is thinned). */
     int upKeep;

@@ -158,7 +158,7 @@ final class HeaderRouter
         else
         {
             h.waitSinceNs = now;
-            out.waiting.add(h);
+            out.enqueue(h);
             if (out.fromSwitch != null)
             {
                 out.fromSwitch.headerWaits(now);
@@ -263,6 +263,7 @@ final class HeaderRouter
         else
         {
             h.waitSinceNs = now;
+            s.upGroupHeads++;
             s.upGroup.add(h);
             s.headerWaits(now);
         }
@@ -300,7 +301,7 @@ final class HeaderRouter
             if (!out.hasFreeVc())
             {
                 h.waitSinceNs = now;
-                out.waiting.add(h);
+                out.enqueue(h);
                 s.headerWaits(now);
                 return;
             }
@@ -333,10 +334,10 @@ final class HeaderRouter
     {
         out.releaseVc(vc);
         final long aging = config.agingNs();
-        Head next = out.waiting.peek(now, aging, out.lastInput);
+        Head next = out.waitingHeads == 0 ? null : out.waiting.peek(now, aging, out.lastInput);
         final EliteSwitch from = out.fromSwitch;
         boolean fromGroup = false;
-        if (out.up && from != null && !from.upGroup.isEmpty())
+        if (out.up && from != null && from.upGroupHeads > 0)
         {
             final Head g = from.upGroup.peek(now, aging, out.lastInput);
             final Head chosen = HeadQueue.better(next, g, now, aging, out.lastInput);
@@ -349,11 +350,12 @@ final class HeaderRouter
         }
         if (fromGroup)
         {
+            from.upGroupHeads--;
             from.upGroup.remove(next);
         }
         else
         {
-            out.waiting.remove(next);
+            out.dequeue(next);
         }
         out.lastInput = next.input();
         final long waited = now - next.waitSinceNs;

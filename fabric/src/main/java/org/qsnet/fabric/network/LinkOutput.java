@@ -27,11 +27,16 @@ public final class LinkOutput
 
     int vcBusyMask;
     int vcBusy;
-    /** Per virtual channel: the body interval of the circuit holding it, empty when start == end. */
-    final long[] bodyStartNs;
-    final long[] bodyEndNs;
+    /**
+     * Per virtual channel {@code vc}: the body interval of the circuit holding it, start at
+     * {@code 2 vc}, end at {@code 2 vc + 1}, empty when start == end (one array: one object to
+     * fetch on the packet path, not two).
+     */
+    final long[] body;
     /** End of the latest body reserved on this link. */
     long bodyFreeAtNs;
+    /** Headers in {@link #waiting}: a release with none waiting reads no other object. */
+    int waitingHeads;
     final HeadQueue waiting = new HeadQueue();
     /** Input (link id) this output granted last: round-robin among headers of equal age. */
     int lastInput = -1;
@@ -54,8 +59,7 @@ public final class LinkOutput
         this.up = up;
         this.forwardDelayNs = forwardDelayNs;
         this.vcCount = vcCount;
-        this.bodyStartNs = new long[vcCount];
-        this.bodyEndNs = new long[vcCount];
+        this.body = new long[2 * vcCount];
     }
 
     boolean hasFreeVc()
@@ -82,10 +86,24 @@ public final class LinkOutput
         vcBusy++;
     }
 
+    /** Queues a header for one of this link's channels. */
+    void enqueue(final Head h)
+    {
+        waitingHeads++;
+        waiting.add(h);
+    }
+
+    /** Removes a header that {@link #waiting} granted. */
+    void dequeue(final Head h)
+    {
+        waitingHeads--;
+        waiting.remove(h);
+    }
+
     void releaseVc(final int vc)
     {
-        bodyStartNs[vc] = 0;
-        bodyEndNs[vc] = 0;
+        body[2 * vc] = 0;
+        body[2 * vc + 1] = 0;
         vcBusyMask &= ~(1 << vc);
         vcBusy--;
     }
