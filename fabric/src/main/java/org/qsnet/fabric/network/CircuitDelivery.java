@@ -130,6 +130,11 @@ final class CircuitDelivery
         for (int i = 0; i < c.count; i++)
         {
             final LinkOutput l = ls[i];
+            if (l.bodyFreeAtNs <= headNs)
+            {
+                // no body on this link ends after the header's arrival: no candidate here
+                continue;
+            }
             for (int vc = 0; vc < l.vcCount; vc++)
             {
                 final long end = l.body[2 * vc + 1];
@@ -149,6 +154,11 @@ final class CircuitDelivery
         for (int i = 0; i < c.count; i++)
         {
             final LinkOutput l = ls[i];
+            if (l.bodyFreeAtNs <= start)
+            {
+                // every body reserved on this link ends by then (bodyFreeAtNs is the latest end)
+                continue;
+            }
             for (int vc = 0; vc < l.vcCount; vc++)
             {
                 final long[] b = l.body;
