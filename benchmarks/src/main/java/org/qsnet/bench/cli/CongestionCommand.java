@@ -27,7 +27,7 @@ public final class CongestionCommand implements Callable<Integer>
 {
     @picocli.CommandLine.Option(names = "--partitions", paramLabel = "N", defaultValue = "1", description = "Run in N "
         + "partitions of the machine (threads of this JVM, in conservative windows); the results are the same. "
-        + "Injection straight into the links only. Default: ${DEFAULT-VALUE}.")
+        + "Either injection (straight into the links, or through the NIC model). Default: ${DEFAULT-VALUE}.")
     int partitions;
 
     @Option(names = {"-p", "--pattern"}, defaultValue = "hotspot", description = "The workload. Default: ${DEFAULT-VALUE}.")

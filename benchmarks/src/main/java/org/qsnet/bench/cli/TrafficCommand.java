@@ -31,7 +31,7 @@ public final class TrafficCommand implements Callable<Integer>
 {
     @picocli.CommandLine.Option(names = "--partitions", paramLabel = "N", defaultValue = "1", description = "Run each point "
         + "in N partitions of the machine (threads of this JVM, in conservative windows); the results are the same. "
-        + "Injection straight into the links only. Default: ${DEFAULT-VALUE}.")
+        + "Either injection (straight into the links, or through the NIC model). Default: ${DEFAULT-VALUE}.")
     int partitions;
 
     @Option(names = {"-p", "--pattern"}, split = ",", defaultValue = "uniform",

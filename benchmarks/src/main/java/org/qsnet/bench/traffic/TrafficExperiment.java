@@ -35,6 +35,11 @@ import org.qsnet.fabric.nic.NicContext;
  * nodes' Elan memories; a message larger than the 256 KB staging buffer is posted as several DMAs
  * of at most 256 KB, back to back, and completes when the last of them has landed, so every
  * message moves all its bytes ({@link #completedMessageBytes()} equals {@link #movedBytes()}).
+ *
+ * <p>Partitioned ({@link #partitioned}), either way: each partition runs the sources (and, through
+ * the NIC model, builds the NICs) of its own nodes only, and counts what lands at its nodes; a
+ * message crossing partitions carries what its destination counts (its source, size and
+ * generation time) with its packets; partition 0 sums every partition's counters at the end.
  */
 public final class TrafficExperiment
 {
@@ -82,16 +87,19 @@ public final class TrafficExperiment
     {
         org.qsnet.fabric.QsnetException.require(offeredLoad > 0 && offeredLoad <= 1, "offered load", offeredLoad,
             "must be in (0, 1]");
-        org.qsnet.fabric.QsnetException.require(partitioning == null || !spec.viaNic(), "partitions",
-            partitioning == null ? 1 : partitioning.count(), "must be 1 for injection through the NIC model");
         this.spec = spec;
         this.offeredLoad = offeredLoad;
         this.kernel = new Kernel();
         this.partitioning = partitioning;
         if (spec.viaNic())
         {
-            this.machine = new Machine(kernel, spec.nicProfile().withFabric(spec.fabric()));
+            // in a partition: the NICs of this partition's nodes only
+            this.machine = new Machine(kernel, spec.nicProfile().withFabric(spec.fabric()), partitioning);
             this.fabric = machine.fabric();
+            if (partitioning != null)
+            {
+                fabric.remote().codec(new NicMessageCodec());
+            }
         }
         else
         {
@@ -174,6 +182,16 @@ public final class TrafficExperiment
     public long movedBytes()
     {
         return movedBytes;
+    }
+
+    /**
+     * @return DMAs posted through the NIC model that this experiment still follows: posted here and not
+     *         yet wholly landed (in a partitioned run, for a write to another partition: not yet wholly
+     *         taken there), or posted in another partition and landing here.
+     */
+    int dmasFollowed()
+    {
+        return inFlight.size();
     }
 
     /**
@@ -393,7 +411,7 @@ public final class TrafficExperiment
      * transport, in conservative windows, as separate JVMs would be): the same result as
      * {@link #run()}, bit for bit.
      *
-     * @param spec        the workload (injection straight into the links).
+     * @param spec        the workload (injection straight into the links or through the NIC model).
      * @param offeredLoad offered load per sending node.
      * @param partitions  partitions, at least 1.
      * @return the outcome.
@@ -403,8 +421,18 @@ public final class TrafficExperiment
         return partitioned(spec, offeredLoad, partitions, f -> { }).point;
     }
 
-    /** A partitioned run's outcome and partition 0's experiment (its fabric, for the statistics). */
-    public record Partitioned(TrafficPoint point, TrafficExperiment first, long windows)
+    /**
+     * A partitioned run's outcome and partition 0's experiment (its fabric, for the statistics).
+     *
+     * @param point        the outcome.
+     * @param first        partition 0's experiment.
+     * @param windows      the conservative windows run (0 in one partition).
+     * @param traceSum     the sum of the partitions' event-key digests ({@link Kernel#traceSum()}),
+     *                     equal to the digest of the same run in one partition.
+     * @param tracedEvents the events counted in {@code traceSum}.
+     */
+    public record Partitioned(TrafficPoint point, TrafficExperiment first, long windows, long traceSum,
+        long tracedEvents)
     {
     }
 
@@ -427,7 +455,8 @@ public final class TrafficExperiment
         {
             final TrafficExperiment e = new TrafficExperiment(spec, offeredLoad);
             prepare.accept(e.fabric);
-            return new Partitioned(e.run(), e, 0);
+            final TrafficPoint point = e.run();
+            return new Partitioned(point, e, 0, e.kernel.traceSum(), e.kernel.tracedEvents());
         }
         final List<org.qsnet.fabric.transport.local.LocalTransport> transports =
             org.qsnet.fabric.transport.local.LocalTransport.createJob(new org.qsnet.fabric.transport.TransportContext()
@@ -453,7 +482,14 @@ public final class TrafficExperiment
                 first.fabric.adoptNodeLinkStats(owner.fabric, node);
             }
         }
-        return new Partitioned(point(parts), first, first.driver.windows());
+        long traceSum = 0;
+        long tracedEvents = 0;
+        for (final TrafficExperiment e : parts)
+        {
+            traceSum += e.kernel.traceSum();
+            tracedEvents += e.kernel.tracedEvents();
+        }
+        return new Partitioned(point(parts), first, first.driver.windows(), traceSum, tracedEvents);
     }
 
     /** The outcome from the counters of every partition (one, in a run in one JVM). */
@@ -521,8 +557,29 @@ public final class TrafficExperiment
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
             measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0, perNode,
-            e0.machine != null ? e0.machine.linkErrorStats()
-                : new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), 0, 0));
+            linkErrors(parts));
+    }
+
+    /**
+     * The link errors of a run: the CRC retries every partition's replica of the network counts
+     * alike, and the NICs' refusals and discarded duplicates, each counted by its node's partition.
+     */
+    private static org.qsnet.fabric.machine.LinkErrorStats linkErrors(final List<TrafficExperiment> parts)
+    {
+        final TrafficExperiment e0 = parts.get(0);
+        if (e0.machine == null)
+        {
+            return new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), 0, 0);
+        }
+        long refused = 0;
+        long duplicates = 0;
+        for (final TrafficExperiment e : parts)
+        {
+            final org.qsnet.fabric.machine.LinkErrorStats s = e.machine.linkErrorStats();
+            refused += s.outOfOrderRefusals();
+            duplicates += s.duplicatesDiscarded();
+        }
+        return new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), refused, duplicates);
     }
 
     private static final int CONTEXT = 0x400;
@@ -544,11 +601,15 @@ public final class TrafficExperiment
     private static final class Dma
     {
         final Message message;
+        final int bytes;
         int remainingBytes;
+        /** Partitioned runs, at the source of a write to another partition: its packets taken there. */
+        int acceptedPackets;
 
         Dma(final Message message, final int bytes)
         {
             this.message = message;
+            this.bytes = bytes;
             this.remainingBytes = bytes;
         }
     }
@@ -760,6 +821,10 @@ public final class TrafficExperiment
             if (complete)
             {
                 completed(m);
+                if (partitioning != null)
+                {
+                    arriving.remove(m.id);
+                }
             }
             if (timeNs >= windowStartNs && timeNs < windowEndNs)
             {
@@ -863,6 +928,84 @@ public final class TrafficExperiment
         @Override
         public void applyReply(final Packet packet, final java.nio.ByteBuffer in)
         {
+        }
+    }
+
+    /**
+     * Injection through the NIC model, partitioned: a write's packets carry their message (and the
+     * size of their DMA) to the partition where they land, after what the NIC's own codec ships;
+     * the destination keeps one copy per DMA and per message while their packets land, as the
+     * shared objects are in one JVM, so that the bytes, the completed messages and their latency
+     * are counted where the data lands, at the same simulated times. A remote read needs nothing
+     * more: its reply lands at the requester, which posted it.
+     */
+    private final class NicMessageCodec implements org.qsnet.fabric.network.PacketCodec
+    {
+        private final org.qsnet.fabric.nic.NicPacketCodec nic = org.qsnet.fabric.nic.NicPacketCodec.INSTANCE;
+
+        @Override
+        public void writeAttachment(final Packet packet, final org.qsnet.fabric.network.WireBuffer out)
+        {
+            nic.writeAttachment(packet, out);
+            final long dmaId = org.qsnet.fabric.nic.NicPacketCodec.dmaId(packet);
+            final Dma dma = inFlight.get(dmaId);
+            if (dma == null || dma.message.readRequest)
+            {
+                out.putByte(0);
+                return;
+            }
+            final Message m = dma.message;
+            out.putByte(1).putLong(dmaId).putInt(dma.bytes).putLong(m.id).putInt(m.source.id).putInt(m.destination)
+                .putInt(m.bytes).putLong(m.generatedNs);
+        }
+
+        @Override
+        public Object readAttachment(final Packet packet, final java.nio.ByteBuffer in)
+        {
+            final Object attachment = nic.readAttachment(packet, in);
+            if (in.get() != 0)
+            {
+                final long dmaId = in.getLong();
+                final int dmaBytes = in.getInt();
+                final long id = in.getLong();
+                final int source = in.getInt();
+                final int destination = in.getInt();
+                final int bytes = in.getInt();
+                final long generatedNs = in.getLong();
+                inFlight.computeIfAbsent(dmaId, d -> new Dma(arriving.computeIfAbsent(id, k ->
+                {
+                    final Message m = new Message(id, nodes[source], destination, bytes, generatedNs, false,
+                        spec.fabric().maxPayloadBytes());
+                    m.dmasLeft = (bytes + BUFFER - 1) / BUFFER;
+                    return m;
+                }), dmaBytes));
+            }
+            return attachment;
+        }
+
+        @Override
+        public void writeReply(final Packet packet, final org.qsnet.fabric.network.WireBuffer out)
+        {
+            nic.writeReply(packet, out);
+        }
+
+        @Override
+        public void applyReply(final Packet packet, final java.nio.ByteBuffer in)
+        {
+            nic.applyReply(packet, in);
+            if (!org.qsnet.fabric.nic.NicPacketCodec.accepted(packet))
+            {
+                return;
+            }
+            // the source forgets a write to another partition once every packet of it has been
+            // taken there: none of them is sent again, and its bytes are counted there
+            final long dmaId = org.qsnet.fabric.nic.NicPacketCodec.dmaId(packet);
+            final Dma dma = inFlight.get(dmaId);
+            if (dma != null && !dma.message.readRequest
+                && ++dma.acceptedPackets == org.qsnet.fabric.nic.NicPacketCodec.dmaPackets(packet))
+            {
+                inFlight.remove(dmaId);
+            }
         }
     }
 

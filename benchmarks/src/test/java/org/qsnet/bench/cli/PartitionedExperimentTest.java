@@ -1,6 +1,7 @@
 package org.qsnet.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +44,53 @@ class PartitionedExperimentTest
             "--partitions", partitions);
         assertEquals("0", r[0], r[2]);
         assertEquals(golden("traffic-64"), r[1]);
+    }
+
+    @ParameterizedTest(name = "traffic through the NIC model of {0}, 16 nodes, 1 partition against 2 and 4")
+    @CsvSource({"alpha-es40", "pentium3-he"})
+    @Timeout(300)
+    void shouldPrintTheSameNicInjectedTrafficJsonInOneTwoAndFourPartitions(final String profile)
+    {
+        // writes and reads of a hot spot and uniform traffic, with CRC errors, per node: every figure
+        // counted where the data lands, whichever partition posted the DMA
+        final String[] args = {"traffic", "-n", "16", "--injection", "nic", "--profile", profile, "-p", "hotspot,uniform",
+            "--read-ratio", "0.3", "--set", "crcErrorRate=0.01", "--loads", "0.3,0.9", "--warmup-us", "10", "--measure-us",
+            "40", "--per-node", "--format", "json"};
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        assertEquals("0", one[0], one[2]);
+        final java.util.regex.Matcher crc = java.util.regex.Pattern.compile("\"crc_retries\" : ([0-9]+)").matcher(one[1]);
+        long retries = 0;
+        while (crc.find())
+        {
+            retries += Long.parseLong(crc.group(1));
+        }
+        assertTrue(retries > 0, "CRC errors happened:\n" + one[1]);
+        for (final String partitions : new String[] {"2", "4"})
+        {
+            final String[] withPartitions = java.util.Arrays.copyOf(args, args.length + 2);
+            withPartitions[args.length] = "--partitions";
+            withPartitions[args.length + 1] = partitions;
+            final String[] many = Captured.run(QsnetCommand::execute, withPartitions);
+            assertEquals("0", many[0], many[2]);
+            assertEquals(one[1], many[1], "JSON in " + partitions + " partitions");
+        }
+    }
+
+    @ParameterizedTest(name = "hot-spot congestion matrix through the NIC model, 16 nodes, in {0} partitions")
+    @CsvSource({"2", "4"})
+    @Timeout(300)
+    void shouldPrintTheSameNicInjectedCongestionMatrixWhenPartitioned(final String partitions)
+    {
+        final String[] args = {"congestion", "-n", "16", "--injection", "nic", "-p", "hotspot", "--load", "0.5",
+            "--measure-us", "50", "--format", "json"};
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        assertEquals("0", one[0], one[2]);
+        final String[] withPartitions = java.util.Arrays.copyOf(args, args.length + 2);
+        withPartitions[args.length] = "--partitions";
+        withPartitions[args.length + 1] = partitions;
+        final String[] many = Captured.run(QsnetCommand::execute, withPartitions);
+        assertEquals("0", many[0], many[2]);
+        assertEquals(one[1], many[1]);
     }
 
     @ParameterizedTest(name = "hot-spot congestion matrix, 64 nodes, in {0} partitions")

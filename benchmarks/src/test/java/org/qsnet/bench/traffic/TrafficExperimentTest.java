@@ -218,6 +218,39 @@ class TrafficExperimentTest
             new TrafficExperiment(viaNic(Pattern.COMPLEMENT, 64, 0), 0.8).run());
     }
 
+    @ParameterizedTest(name = "{0}, {1}, {2} B, read ratio {3}, CRC error rate {4}, load {5}")
+    @org.junit.jupiter.params.provider.CsvSource({"alpha-es40, HOTSPOT, 320, 0.5, 0.02, 0.6",
+        "pentium3-he, UNIFORM, 300000, 0.3, 0, 0.5", "alpha-es40, UNIFORM, 320, 0.3, 0.01, 0.3"})
+    void shouldGiveTheSameNicInjectedRunInOneTwoAndFourPartitions(final String profile, final Pattern pattern,
+        final int bytes, final double readRatio, final double crcErrorRate, final double load)
+    {
+        // with reads: writes and read requests cross partitions, read replies come back; 300000 B
+        // messages go as two DMAs each, landing in another partition
+        final boolean large = bytes > 256 * 1024;
+        final TrafficSpec s = new TrafficSpec(pattern, 16, FabricConfig.elite(2).withCrcErrorRate(crcErrorRate)
+            .withSeed(9), bytes, false, true, 10_000, large ? 3_000_000 : 50_000, 5, readRatio, 2, false, true, false, 0,
+            false, 9, true, org.qsnet.fabric.machine.PlatformProfile.named(profile));
+        final TrafficExperiment.Partitioned one = TrafficExperiment.partitioned(s, load, 1, f -> { });
+        assertTrue(one.point().messages() >= 10, "messages completed in the window: " + one.point());
+        if (crcErrorRate > 0)
+        {
+            assertTrue(one.point().linkErrors().crcRetries() > 0, "CRC errors happened: " + one.point().linkErrors());
+        }
+        for (final int partitions : new int[] {2, 4})
+        {
+            final TrafficExperiment.Partitioned many = TrafficExperiment.partitioned(s, load, partitions, f -> { });
+            final String in = " (1 partition against " + partitions + ")";
+            assertEquals(one.point(), many.point(), "the outcome" + in);
+            assertEquals(one.tracedEvents(), many.tracedEvents(), "events" + in);
+            assertEquals(one.traceSum(), many.traceSum(), "digest of every event key" + in);
+            assertTrue(many.windows() > 0, "windows run" + in);
+            // a write to another partition is forgotten at its source once all its packets are taken
+            // there: partition 0 follows no more DMAs at the end than the whole machine had in flight
+            assertTrue(many.first().dmasFollowed() <= one.first().dmasFollowed(), "DMAs partition 0 still follows: "
+                + many.first().dmasFollowed() + ", in flight in one partition: " + one.first().dmasFollowed() + in);
+        }
+    }
+
     @ParameterizedTest(name = "{0} B, {1}")
     @org.junit.jupiter.params.provider.CsvSource({"1, link", "320, link", "262145, link", "1048576, link", "1, nic", "320, nic",
         "4096, nic", "262144, nic", "262145, nic", "1048576, nic", "4194304, nic", "200000 exp, nic"})

@@ -23,6 +23,39 @@ public final class NicPacketCodec implements PacketCodec
     {
     }
 
+    /**
+     * The DMA a packet of this NIC model belongs to, for a codec that ships more about a DMA than
+     * this one does (a measurement tool's own record of it, looked up by the id its
+     * {@link Elan3Nic.LandingObserver} is told) and delegates the rest to {@link #INSTANCE}.
+     *
+     * @param packet a packet the Elan3 NIC model sent, or its copy in another partition.
+     * @return the id {@link Elan3Nic#command} returned for the DMA (for a remote read's reply: the
+     *         requester's).
+     */
+    public static long dmaId(final Packet packet)
+    {
+        return ((NicPacket)packet.attachment()).job.id;
+    }
+
+    /**
+     * @param packet a packet the Elan3 NIC model sent.
+     * @return the packets of its DMA (1 for a remote read's request).
+     */
+    public static int dmaPackets(final Packet packet)
+    {
+        return ((NicPacket)packet.attachment()).job.packets;
+    }
+
+    /**
+     * @param packet a packet the Elan3 NIC model sent, whose acknowledgement has come back.
+     * @return whether the destination took it (false: it answered retry or fault, and the DMA engine
+     *         sends it again or fails the DMA).
+     */
+    public static boolean accepted(final Packet packet)
+    {
+        return packet.ackValue() == NicPacket.ACK_OK;
+    }
+
     @Override
     public void writeAttachment(final Packet packet, final WireBuffer out)
     {
