@@ -170,7 +170,8 @@ public final class Fabric
     private LinkOutput link(final String name, final EliteSwitch from, final int fromNode, final EliteSwitch to,
         final int toNode, final boolean up, final long forwardNs, final int vcs)
     {
-        final LinkOutput l = new LinkOutput(links.size(), name, from, fromNode, to, toNode, up, forwardNs, vcs);
+        final LinkOutput l = new LinkOutput(links.size(), name, from, fromNode, to, toNode, up, forwardNs, vcs,
+            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode]);
         links.add(l);
         return l;
     }

@@ -173,7 +173,7 @@ final class HeaderRouter
         h.circuit.add(out, vc, h.depth);
         h.via = out;
         packetHops++;
-        final Origin o = origin(out);
+        final Origin o = out.origin;
         if (out.fromNode >= 0)
         {
             nodeLinkHops++;
@@ -189,11 +189,6 @@ final class HeaderRouter
             remote.shipHead(h, o.id(), o.peekSeq(), now + out.forwardDelayNs);
         }
         o.schedule(now + out.forwardDelayNs, h);
-    }
-
-    private Origin origin(final LinkOutput out)
-    {
-        return out.fromSwitch != null ? switchOrigins[out.fromSwitch.id] : nodeOrigins[out.fromNode];
     }
 
     void headArrived(final Head h, final long now)

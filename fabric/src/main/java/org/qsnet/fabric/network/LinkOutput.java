@@ -1,5 +1,7 @@
 package org.qsnet.fabric.network;
 
+import org.qsnet.fabric.engine.Origin;
+
 /**
  * One direction of a link, seen from the output port that drives it: its virtual channels, the
  * time its bandwidth is next free, the headers waiting for one of its channels, and its
@@ -24,6 +26,8 @@ public final class LinkOutput
     final boolean up;
     final long forwardDelayNs;
     final int vcCount;
+    /** Who schedules the events of a header crossing this link: its sending switch or node. */
+    final Origin origin;
 
     int vcBusyMask;
     int vcBusy;
@@ -48,8 +52,10 @@ public final class LinkOutput
     long waits;
 
     LinkOutput(final int id, final String name, final EliteSwitch fromSwitch, final int fromNode,
-        final EliteSwitch toSwitch, final int toNode, final boolean up, final long forwardDelayNs, final int vcCount)
+        final EliteSwitch toSwitch, final int toNode, final boolean up, final long forwardDelayNs, final int vcCount,
+        final Origin origin)
     {
+        this.origin = origin;
         this.id = id;
         this.name = name;
         this.fromSwitch = fromSwitch;
