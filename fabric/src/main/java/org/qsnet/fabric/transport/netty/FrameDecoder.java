@@ -25,6 +25,11 @@ final class FrameDecoder extends ByteToMessageDecoder
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
 
+    /** The buffer the channel reads into now, when it is a slice of the frame being received. */
+    private ByteBuf target;
+    /** A frame-sized buffer holding the waiting bytes, which becomes the cumulation once read into. */
+    private ByteBuf replacement;
+
     FrameDecoder(final Connection connection)
     {
         this.connection = connection;
@@ -32,12 +37,82 @@ final class FrameDecoder extends ByteToMessageDecoder
     }
 
     /**
-     * Appends a read to the bytes waiting: a read that starts on a frame boundary is used as it is
-     * (frames are sliced out of it, no copy); a frame that spans reads gets one buffer of its full
-     * length at once, rather than one that doubles read by read.
+     * The buffer for the channel's next read ({@link FrameReads}): while a frame is partly received,
+     * a slice of a buffer that holds the whole frame, exactly as long as the bytes still missing, so
+     * the socket's bytes land in place (no copy per read, and no read runs into the next frame); the
+     * bytes already waiting are moved once, if their buffer cannot hold the frame. Otherwise a new
+     * buffer of {@code size} bytes.
+     */
+    ByteBuf readBuffer(final ByteBufAllocator alloc, final int size)
+    {
+        target = null;
+        final ByteBuf waitingBytes = internalBuffer();
+        final int waiting = waitingBytes.readableBytes();
+        if (broken || waiting < 4)
+        {
+            return alloc.ioBuffer(size);
+        }
+        final int length = waitingBytes.getInt(waitingBytes.readerIndex() + FrameDescriptor.LENGTH_OFFSET);
+        final int missing = length - waiting;
+        if (length < FrameDescriptor.HEADER_LENGTH || length - FrameDescriptor.HEADER_LENGTH > maxPayloadBytes || missing <= 0)
+        {
+            // malformed or complete: decode() deals with it
+            return alloc.ioBuffer(size);
+        }
+        final ByteBuf dest;
+        if (replacement != null)
+        {
+            // made for this frame by an earlier call whose read brought nothing
+            dest = replacement;
+        }
+        else if (waitingBytes.writableBytes() >= missing && waitingBytes.isContiguous() && !waitingBytes.isReadOnly())
+        {
+            // past the writer index: frames already delivered from this buffer are not touched
+            dest = waitingBytes;
+        }
+        else
+        {
+            replacement = alloc.directBuffer(length, length);
+            replacement.writeBytes(waitingBytes, waitingBytes.readerIndex(), waiting);
+            dest = replacement;
+        }
+        target = dest.retainedSlice(dest.writerIndex(), missing);
+        target.clear();
+        return target;
+    }
+
+    @Override
+    protected void handlerRemoved0(final ChannelHandlerContext ctx)
+    {
+        target = null;
+        if (replacement != null)
+        {
+            replacement.release();
+            replacement = null;
+        }
+    }
+
+    /**
+     * Appends a read to the bytes waiting: a read into the frame's own buffer ({@link #readBuffer})
+     * only moves the writer index; a read that starts on a frame boundary is used as it is (frames
+     * are sliced out of it, no copy); otherwise the bytes are appended as Netty's MERGE_CUMULATOR does.
      */
     private ByteBuf cumulate(final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in)
     {
+        if (in == target)
+        {
+            target = null;
+            ByteBuf dest = cumulation;
+            if (replacement != null)
+            {
+                cumulation.release();
+                dest = replacement;
+                replacement = null;
+            }
+            dest.writerIndex(dest.writerIndex() + in.readableBytes());
+            in.release();
+            return dest;
+        }
         if (!cumulation.isReadable() && in.isContiguous())
         {
             cumulation.release();

@@ -2,6 +2,7 @@ package org.qsnet.fabric.transport.netty;
 
 import static org.qsnet.fabric.QsnetException.require;
 
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,11 +20,11 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
@@ -35,6 +36,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.Future;
 import org.qsnet.fabric.transport.AbstractTransport;
 import org.qsnet.fabric.transport.FrameDescriptor;
@@ -88,6 +91,9 @@ public final class NettyTransport extends AbstractTransport
     private final Channel server;
     private final Peer[] peers;
     private final CRC32C sendCrc = new CRC32C();
+    /** The header of a frame written directly (offering thread, holding the loop). */
+    private final ByteBuffer sendHeader = ByteBuffer.allocateDirect(FrameDescriptor.HEADER_LENGTH);
+    private final ByteBuffer[] sendVector = new ByteBuffer[2];
     private final long handshakeTimeoutMs;
     private final Thread keeper;
 
@@ -101,6 +107,8 @@ public final class NettyTransport extends AbstractTransport
         final AtomicBoolean claimed = new AtomicBoolean();
         volatile Channel channel;
         volatile Connection connection;
+        /** The socket, on epoll: frames are written to it directly when the channel is idle. */
+        volatile FileDescriptor fd;
         volatile boolean closeSeen;
     }
 
@@ -127,7 +135,6 @@ public final class NettyTransport extends AbstractTransport
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .childOption(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .childOption(ChannelOption.SO_RCVBUF, socketBufferBytes())
-            .childOption(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .childHandler(initializer(false, -1));
         loop.acquire();
         try
@@ -311,7 +318,6 @@ public final class NettyTransport extends AbstractTransport
             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .option(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .option(ChannelOption.SO_RCVBUF, socketBufferBytes())
-            .option(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)Math.min(5_000, context.connectTimeoutMs()))
             .handler(initializer(true, peer));
         b.connect(address).addListener((ChannelFuture f) ->
@@ -339,6 +345,7 @@ public final class NettyTransport extends AbstractTransport
             protected void initChannel(final SocketChannel ch)
             {
                 final Connection c = new Connection(NettyTransport.this, connector, peer);
+                ch.config().setRecvByteBufAllocator(new FrameReads(c.decoder()));
                 ch.pipeline().addLast(c.decoder(), c);
             }
         };
@@ -352,12 +359,6 @@ public final class NettyTransport extends AbstractTransport
         // the buffering small, so back-pressure reaches the sender soon
         final long four = 4L * (FrameDescriptor.HEADER_LENGTH + maxPayloadBytes);
         return (int)Math.max(256 << 10, Math.min(4 << 20, four));
-    }
-
-    private static AdaptiveRecvByteBufAllocator receiveSizes()
-    {
-        // reads grow up to 1 MiB when large frames stream, instead of Netty's 64 KiB default
-        return new AdaptiveRecvByteBufAllocator(512, 16 << 10, 1 << 20);
     }
 
     private WriteBufferWaterMark waterMark()
@@ -389,16 +390,25 @@ public final class NettyTransport extends AbstractTransport
         {
             // frames this thread handed over while another drove go first
             loop.runTasks();
-            if (ch.isActive() && !ch.isWritable())
-            {
-                // the socket was full: flush what it takes now, then look again
-                loop.runNow();
-            }
-            if (!ch.isActive() || !ch.isWritable())
+            if (!ch.isActive())
             {
                 return false;
             }
-            // written to the socket here, on the offering thread
+            final Peer p = peers[peer];
+            final ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+            if (p.fd != null && payload.isDirect() && out != null && out.totalPendingWriteBytes() == 0)
+            {
+                return writeDirect(p.fd, ch, type, timeNs, key, payload);
+            }
+            if (!ch.isWritable())
+            {
+                // the socket was full: flush what it takes now, then look again
+                loop.runNow();
+                if (!ch.isActive() || !ch.isWritable())
+                {
+                    return false;
+                }
+            }
             ch.writeAndFlush(Frames.encode(ch.alloc(), sendCrc, type, timeNs, key, payload), ch.voidPromise());
             return true;
         }
@@ -406,6 +416,65 @@ public final class NettyTransport extends AbstractTransport
         {
             loop.release();
         }
+    }
+
+    /**
+     * Writes a frame to an idle epoll socket on the offering thread, which holds the loop: header and
+     * payload in one {@code writev}, the payload not copied. What the kernel does not take at once is
+     * copied into a pooled buffer and left to the channel, which writes it when the socket drains
+     * (and every later frame queues behind it, since the channel is no longer idle).
+     */
+    private boolean writeDirect(final FileDescriptor fd, final Channel ch, final int type, final long timeNs, final long key,
+        final ByteBuffer payload)
+    {
+        final int n = payload.remaining();
+        final ByteBuffer h = sendHeader;
+        h.clear();
+        h.putInt(FrameDescriptor.HEADER_LENGTH + n).put((byte)FrameDescriptor.VERSION).put((byte)type).putShort((short)0)
+            .putLong(timeNs).putLong(key).putInt(0).putInt(0).flip();
+        h.putInt(FrameDescriptor.CRC_OFFSET, FrameDescriptor.checksum(sendCrc, h, 0, payload));
+        final long total = FrameDescriptor.HEADER_LENGTH + (long)n;
+        final ByteBuffer body = payload.duplicate();
+        long sent;
+        try
+        {
+            if (n == 0)
+            {
+                sent = fd.write(h, 0, FrameDescriptor.HEADER_LENGTH);
+            }
+            else
+            {
+                sendVector[0] = h;
+                sendVector[1] = body;
+                sent = fd.writev(sendVector, 0, 2, total);
+            }
+        }
+        catch (final IOException e)
+        {
+            // the connection is broken: the channel fails the peer and closes
+            ch.pipeline().fireExceptionCaught(e);
+            return false;
+        }
+        finally
+        {
+            sendVector[1] = null;
+        }
+        sent = Math.max(0, sent);
+        if (sent < total)
+        {
+            final ByteBuf rest = ch.alloc().directBuffer((int)(total - sent));
+            if (sent < FrameDescriptor.HEADER_LENGTH)
+            {
+                rest.writeBytes(h.duplicate().position((int)sent));
+                rest.writeBytes(body.position(payload.position()));
+            }
+            else
+            {
+                rest.writeBytes(body.position(payload.position() + (int)(sent - FrameDescriptor.HEADER_LENGTH)));
+            }
+            ch.writeAndFlush(rest, ch.voidPromise());
+        }
+        return true;
     }
 
     /** Takes the loop for the poll and reads what is ready when no frame waits already. */
@@ -557,6 +626,7 @@ public final class NettyTransport extends AbstractTransport
         final Peer p = peers[peer];
         p.channel = ch;
         p.connection = connection;
+        p.fd = ch instanceof UnixChannel u ? u.fd() : null;
         p.ready.complete(null);
         LOG.log(Level.DEBUG, () -> "partition " + partition + " connected to peer " + peer + " at " + ch.remoteAddress());
     }
