@@ -141,8 +141,8 @@ public abstract class AbstractTransport implements Transport
     }
 
     /**
-     * Spins up to about a microsecond while nothing waits, then yields the core; subclasses with a
-     * thread to wake them (the TCP transport) park instead.
+     * Spins up to about a microsecond while nothing waits, then yields the core; the TCP transport
+     * blocks in its event loop instead.
      *
      * @param timeoutNs the longest wait (the spin and the yield are shorter than any useful timeout).
      */
