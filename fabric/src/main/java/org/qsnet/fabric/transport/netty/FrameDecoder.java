@@ -1,6 +1,5 @@
 package org.qsnet.fabric.transport.netty;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -24,6 +23,8 @@ final class FrameDecoder extends ByteToMessageDecoder
     private final CRC32C crc = new CRC32C();
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
+    /** Bytes of the frame at the reader index already in {@link #crc}: 0, or 32 and more. */
+    private int summedBytes;
 
     /** The buffer the channel reads into now, when it is a slice of the frame being received. */
     private ByteBuf target;
@@ -171,6 +172,12 @@ final class FrameDecoder extends ByteToMessageDecoder
             {
                 if (in.readableBytes() < length)
                 {
+                    // the checksum follows the bytes as they come, while they are in cache and
+                    // while the rest of the frame is still on its way
+                    if (in.readableBytes() >= FrameDescriptor.HEADER_LENGTH)
+                    {
+                        sum(in, r, in.readableBytes());
+                    }
                     return;
                 }
                 reason = FrameDescriptor.checkHeader(length, version, type, flags,
@@ -178,7 +185,8 @@ final class FrameDecoder extends ByteToMessageDecoder
             }
             if (reason == null)
             {
-                final int expected = checksum(in, r, length);
+                sum(in, r, length);
+                final int expected = (int)crc.getValue();
                 final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
                 if (expected != carried)
                 {
@@ -186,6 +194,7 @@ final class FrameDecoder extends ByteToMessageDecoder
                         + Integer.toHexString(expected) + " (type " + type + ", length " + length + ")";
                 }
             }
+            summedBytes = 0;
             if (reason != null)
             {
                 broken = true;
@@ -204,14 +213,27 @@ final class FrameDecoder extends ByteToMessageDecoder
         }
     }
 
-    private int checksum(final ByteBuf in, final int r, final int length)
+    /**
+     * Adds the frame's bytes up to {@code upTo} (from its start at {@code r}) to the running
+     * checksum: CRC32C over header bytes 0..23, then the payload from byte 32.
+     */
+    private void sum(final ByteBuf in, final int r, final int upTo)
     {
-        if (in.nioBufferCount() == 1)
+        if (summedBytes == 0)
         {
-            final ByteBuffer nio = in.internalNioBuffer(r, length);
-            return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+            crc.reset();
+            update(in, r, FrameDescriptor.CRC_COVERED_HEADER);
+            summedBytes = FrameDescriptor.HEADER_LENGTH;
         }
-        final ByteBuffer nio = in.nioBuffer(r, length);
-        return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+        if (upTo > summedBytes)
+        {
+            update(in, r + summedBytes, upTo - summedBytes);
+            summedBytes = upTo;
+        }
+    }
+
+    private void update(final ByteBuf in, final int index, final int length)
+    {
+        crc.update(in.nioBufferCount() == 1 ? in.internalNioBuffer(index, length) : in.nioBuffer(index, length));
     }
 }
