@@ -577,7 +577,9 @@ public final class NettyTransport extends AbstractTransport
 
     /**
      * Blocks the polling thread in the event loop until a frame arrives, a peer fails or closes, or
-     * the timeout passes; the frames read wait for the next {@link #poll}.
+     * the timeout passes; the frames read wait for the next {@link #poll}. The thread blocks in a
+     * native call ({@code epoll_wait}): a virtual thread would hold its carrier meanwhile, so poll from
+     * a platform thread (the partition drivers do).
      *
      * @param timeoutNs the longest wait.
      */
