@@ -85,6 +85,32 @@ public abstract class AbstractTransport implements Transport
         require(handler != null, "handler", "null", "must be given");
         require(frameLimit >= 1, "frameLimit", frameLimit, "must be at least 1");
         checkOpen();
+        beginPoll();
+        try
+        {
+            return pollPeers(handler, frameLimit);
+        }
+        finally
+        {
+            endPoll();
+        }
+    }
+
+    /**
+     * Called before a poll visits the peers, on the polling thread: a transport whose polling thread
+     * reads its sockets itself (the TCP transport) takes its event loop and reads what is ready here.
+     */
+    protected void beginPoll()
+    {
+    }
+
+    /** Called after a poll, also when it throws. */
+    protected void endPoll()
+    {
+    }
+
+    private int pollPeers(final FrameHandler handler, final int frameLimit)
+    {
         int delivered = 0;
         for (int k = 0; k < partitionCount && delivered < frameLimit; k++)
         {
@@ -115,8 +141,8 @@ public abstract class AbstractTransport implements Transport
     }
 
     /**
-     * Spins up to about a microsecond while nothing waits, then yields the core; subclasses with a
-     * thread to wake them (the TCP transport) park instead.
+     * Spins up to about a microsecond while nothing waits, then yields the core; the TCP transport
+     * blocks in its event loop instead.
      *
      * @param timeoutNs the longest wait (the spin and the yield are shorter than any useful timeout).
      */

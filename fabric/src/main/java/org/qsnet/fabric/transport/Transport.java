@@ -79,8 +79,9 @@ public interface Transport extends AutoCloseable
     /**
      * The idle step of a polling loop: returns when a frame may be waiting, a peer's state may have
      * changed, or after at most {@code timeoutNs}. It may return early and delivers nothing: call
-     * {@link #poll} next. The TCP transport parks the thread until its event loop queues a frame (one
-     * wake-up, as a blocking socket read); the ring transports spin briefly, then yield the core.
+     * {@link #poll} next. The TCP transport blocks the thread in its event loop ({@code epoll_wait})
+     * until bytes arrive and reads them on it (one wake-up, as a blocking socket read); the ring
+     * transports spin briefly, then yield the core.
      *
      * @param timeoutNs the longest wait, at least 0.
      */

@@ -1,6 +1,5 @@
 package org.qsnet.fabric.transport.netty;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -24,6 +23,13 @@ final class FrameDecoder extends ByteToMessageDecoder
     private final CRC32C crc = new CRC32C();
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
+    /** Bytes of the frame at the reader index already in {@link #crc}: 0, or 32 and more. */
+    private int summedBytes;
+
+    /** The buffer the channel reads into now, when it is a slice of the frame being received. */
+    private ByteBuf target;
+    /** A frame-sized buffer holding the waiting bytes, which becomes the cumulation once read into. */
+    private ByteBuf replacement;
 
     FrameDecoder(final Connection connection)
     {
@@ -32,12 +38,82 @@ final class FrameDecoder extends ByteToMessageDecoder
     }
 
     /**
-     * Appends a read to the bytes waiting: a read that starts on a frame boundary is used as it is
-     * (frames are sliced out of it, no copy); a frame that spans reads gets one buffer of its full
-     * length at once, rather than one that doubles read by read.
+     * The buffer for the channel's next read ({@link FrameReads}): while a frame is partly received,
+     * a slice of a buffer that holds the whole frame, exactly as long as the bytes still missing, so
+     * the socket's bytes land in place (no copy per read, and no read runs into the next frame); the
+     * bytes already waiting are moved once, if their buffer cannot hold the frame. Otherwise a new
+     * buffer of {@code size} bytes.
+     */
+    ByteBuf readBuffer(final ByteBufAllocator alloc, final int size)
+    {
+        target = null;
+        final ByteBuf waitingBytes = internalBuffer();
+        final int waiting = waitingBytes.readableBytes();
+        if (broken || waiting < 4)
+        {
+            return alloc.ioBuffer(size);
+        }
+        final int length = waitingBytes.getInt(waitingBytes.readerIndex() + FrameDescriptor.LENGTH_OFFSET);
+        final int missing = length - waiting;
+        if (length < FrameDescriptor.HEADER_LENGTH || length - FrameDescriptor.HEADER_LENGTH > maxPayloadBytes || missing <= 0)
+        {
+            // malformed or complete: decode() deals with it
+            return alloc.ioBuffer(size);
+        }
+        final ByteBuf dest;
+        if (replacement != null)
+        {
+            // made for this frame by an earlier call whose read brought nothing
+            dest = replacement;
+        }
+        else if (waitingBytes.writableBytes() >= missing && waitingBytes.isContiguous() && !waitingBytes.isReadOnly())
+        {
+            // past the writer index: frames already delivered from this buffer are not touched
+            dest = waitingBytes;
+        }
+        else
+        {
+            replacement = alloc.directBuffer(length, length);
+            replacement.writeBytes(waitingBytes, waitingBytes.readerIndex(), waiting);
+            dest = replacement;
+        }
+        target = dest.retainedSlice(dest.writerIndex(), missing);
+        target.clear();
+        return target;
+    }
+
+    @Override
+    protected void handlerRemoved0(final ChannelHandlerContext ctx)
+    {
+        target = null;
+        if (replacement != null)
+        {
+            replacement.release();
+            replacement = null;
+        }
+    }
+
+    /**
+     * Appends a read to the bytes waiting: a read into the frame's own buffer ({@link #readBuffer})
+     * only moves the writer index; a read that starts on a frame boundary is used as it is (frames
+     * are sliced out of it, no copy); otherwise the bytes are appended as Netty's MERGE_CUMULATOR does.
      */
     private ByteBuf cumulate(final ByteBufAllocator alloc, final ByteBuf cumulation, final ByteBuf in)
     {
+        if (in == target)
+        {
+            target = null;
+            ByteBuf dest = cumulation;
+            if (replacement != null)
+            {
+                cumulation.release();
+                dest = replacement;
+                replacement = null;
+            }
+            dest.writerIndex(dest.writerIndex() + in.readableBytes());
+            in.release();
+            return dest;
+        }
         if (!cumulation.isReadable() && in.isContiguous())
         {
             cumulation.release();
@@ -96,6 +172,12 @@ final class FrameDecoder extends ByteToMessageDecoder
             {
                 if (in.readableBytes() < length)
                 {
+                    // the checksum follows the bytes as they come, while they are in cache and
+                    // while the rest of the frame is still on its way
+                    if (in.readableBytes() >= FrameDescriptor.HEADER_LENGTH)
+                    {
+                        sum(in, r, in.readableBytes());
+                    }
                     return;
                 }
                 reason = FrameDescriptor.checkHeader(length, version, type, flags,
@@ -103,7 +185,8 @@ final class FrameDecoder extends ByteToMessageDecoder
             }
             if (reason == null)
             {
-                final int expected = checksum(in, r, length);
+                sum(in, r, length);
+                final int expected = (int)crc.getValue();
                 final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
                 if (expected != carried)
                 {
@@ -111,6 +194,7 @@ final class FrameDecoder extends ByteToMessageDecoder
                         + Integer.toHexString(expected) + " (type " + type + ", length " + length + ")";
                 }
             }
+            summedBytes = 0;
             if (reason != null)
             {
                 broken = true;
@@ -129,14 +213,27 @@ final class FrameDecoder extends ByteToMessageDecoder
         }
     }
 
-    private int checksum(final ByteBuf in, final int r, final int length)
+    /**
+     * Adds the frame's bytes up to {@code upTo} (from its start at {@code r}) to the running
+     * checksum: CRC32C over header bytes 0..23, then the payload from byte 32.
+     */
+    private void sum(final ByteBuf in, final int r, final int upTo)
     {
-        if (in.nioBufferCount() == 1)
+        if (summedBytes == 0)
         {
-            final ByteBuffer nio = in.internalNioBuffer(r, length);
-            return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+            crc.reset();
+            update(in, r, FrameDescriptor.CRC_COVERED_HEADER);
+            summedBytes = FrameDescriptor.HEADER_LENGTH;
         }
-        final ByteBuffer nio = in.nioBuffer(r, length);
-        return FrameDescriptor.checksum(crc, nio, nio.position(), length - FrameDescriptor.HEADER_LENGTH);
+        if (upTo > summedBytes)
+        {
+            update(in, r + summedBytes, upTo - summedBytes);
+            summedBytes = upTo;
+        }
+    }
+
+    private void update(final ByteBuf in, final int index, final int length)
+    {
+        crc.update(in.nioBufferCount() == 1 ? in.internalNioBuffer(index, length) : in.nioBuffer(index, length));
     }
 }

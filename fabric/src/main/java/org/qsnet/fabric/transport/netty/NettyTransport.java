@@ -2,18 +2,17 @@ package org.qsnet.fabric.transport.netty;
 
 import static org.qsnet.fabric.QsnetException.require;
 
+import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32C;
 
@@ -22,13 +21,11 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
@@ -39,7 +36,9 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import org.jctools.queues.SpscUnboundedArrayQueue;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
+import io.netty.util.concurrent.Future;
 import org.qsnet.fabric.transport.AbstractTransport;
 import org.qsnet.fabric.transport.FrameDescriptor;
 import org.qsnet.fabric.transport.FrameHandler;
@@ -49,15 +48,23 @@ import org.qsnet.fabric.transport.TransportException;
 
 /**
  * The TCP transport: one connection per pair of partitions (the higher partition connects to the
- * lower), on one Netty event loop thread (epoll where available, NIO otherwise). Every frame is
- * validated by {@link FrameDecoder}; peers authenticate with the job key ({@link Connection});
- * received frames go from the event loop to the polling thread through a JCTools SPSC queue per peer,
- * as retained slices of Netty's pooled buffers, released once delivered.
+ * lower), every frame validated by {@link FrameDecoder}, peers authenticated with the job key
+ * ({@link Connection}); epoll where available, NIO otherwise.
+ *
+ * <p>Threads: the transport's Netty event loop has no thread of its own ({@link DrivenEventLoop}).
+ * The polling thread drives it: {@link #awaitFrames} blocks in {@code epoll_wait} and {@link #poll}
+ * reads what is ready, so a frame reaches the handler on the thread that was woken by its bytes, as
+ * with a blocking socket read; {@link #offer} writes the frame to the socket on the offering thread.
+ * One wake-up per one-way message, as the plain-socket floor. While no thread calls in (the
+ * simulation computes), a keeper thread drives the loop, so heartbeats go out, silent peers are
+ * noticed and handshakes progress. A thread that finds the loop driven by another hands its frame
+ * over as a task and wakes the loop; received frames wait in a per-peer queue touched only by the
+ * driving thread, as retained slices of Netty's pooled buffers, released once delivered.
  *
  * <p>Back-pressure: {@link #offer} returns false while the channel's outbound buffer is above its
  * high-water mark; a peer whose queue holds more than {@link #RECEIVE_HIGH_WATER_BYTES} (plus one
- * frame) stops reading its socket until the consumer has drained it below the low-water mark, so a
- * slow consumer pushes back on TCP and no frame is lost.
+ * frame) stops being read until the consumer has drained it below the low-water mark, so a slow
+ * consumer pushes back on TCP and no frame is lost.
  *
  * <p>Security: binds to loopback unless given an address; see {@link Connection} for the
  * handshake. A process of another job, a wrong key or a stray client is refused and logged
@@ -72,29 +79,36 @@ public final class NettyTransport extends AbstractTransport
     public static final long RECEIVE_HIGH_WATER_BYTES = 4L << 20;
     /** Received bytes queued per peer below which reading resumes. */
     public static final long RECEIVE_LOW_WATER_BYTES = 1L << 20;
+    /** The longest a keeper leaves an undriven loop alone: heartbeats and accepts wait at most this. */
+    private static final long KEEPER_PERIOD_MAX_NS = 10_000_000L;
 
     private static final System.Logger LOG = System.getLogger(NettyTransport.class.getName());
 
     private final TransportContext context;
     private final JobAuthenticator authenticator;
-    private final EventLoopGroup group;
+    private final DrivenEventLoop loop;
     private final boolean epoll;
     private final Channel server;
     private final Peer[] peers;
     private final CRC32C sendCrc = new CRC32C();
+    /** The header of a frame written directly (offering thread, holding the loop). */
+    private final ByteBuffer sendHeader = ByteBuffer.allocateDirect(FrameDescriptor.HEADER_LENGTH);
+    private final ByteBuffer[] sendVector = new ByteBuffer[2];
     private final long handshakeTimeoutMs;
-    private volatile Thread waiter;
+    private final Thread keeper;
 
-    /** Per-peer state: written by the event loop, read by the offering and polling threads. */
+    /** Per-peer state: the queue is touched by the loop's driver only; the rest is read by any thread. */
     private static final class Peer
     {
-        final SpscUnboundedArrayQueue<ByteBuf> queue = new SpscUnboundedArrayQueue<>(256);
-        final AtomicLong queuedBytes = new AtomicLong();
-        final AtomicBoolean paused = new AtomicBoolean();
+        final ArrayDeque<ByteBuf> queue = new ArrayDeque<>(256);
+        long queuedBytes;
+        boolean paused;
         final CompletableFuture<Void> ready = new CompletableFuture<>();
         final AtomicBoolean claimed = new AtomicBoolean();
         volatile Channel channel;
         volatile Connection connection;
+        /** The socket, on epoll: frames are written to it directly when the channel is idle. */
+        volatile FileDescriptor fd;
         volatile boolean closeSeen;
     }
 
@@ -106,7 +120,7 @@ public final class NettyTransport extends AbstractTransport
         this.handshakeTimeoutMs = Math.min(context.connectTimeoutMs(), 5_000);
         this.epoll = Epoll.isAvailable();
         final IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(1, io);
+        this.loop = new DrivenEventLoop(io);
         this.peers = new Peer[partitionCount];
         for (int p = 0; p < partitionCount; p++)
         {
@@ -114,24 +128,36 @@ public final class NettyTransport extends AbstractTransport
         }
         final Class<? extends ServerChannel> serverClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         final ServerBootstrap b = new ServerBootstrap()
-            .group(group)
+            .group(loop)
             .channel(serverClass)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .childOption(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .childOption(ChannelOption.SO_RCVBUF, socketBufferBytes())
-            .childOption(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .childHandler(initializer(false, -1));
+        loop.acquire();
         try
         {
-            this.server = b.bind(bind).sync().channel();
+            final ChannelFuture bound = b.bind(bind);
+            driveUntil(bound, System.nanoTime() + TimeUnit.SECONDS.toNanos(5)); // wall-clock: transport liveness and timeouts, never part of a result
+            if (!bound.isSuccess())
+            {
+                bound.channel().close();
+                loop.runNow();
+                loop.destroy();
+                throw new TransportException(TransportException.NO_PEER, "partition " + partition + " cannot bind " + bind + ": "
+                    + (bound.isDone() ? bound.cause() : "timed out"), bound.cause());
+            }
+            this.server = bound.channel();
         }
-        catch (final Exception e)
+        finally
         {
-            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            throw new TransportException(TransportException.NO_PEER, "partition " + partition + " cannot bind " + bind + ": " + e, e);
+            loop.release();
         }
+        this.keeper = new Thread(this::keep, "qsnet-netty-keeper-" + partition);
+        keeper.setDaemon(true);
+        keeper.start();
     }
 
     /**
@@ -179,6 +205,51 @@ public final class NettyTransport extends AbstractTransport
         return epoll;
     }
 
+    /** Drives the loop (held by the caller) until the future completes or the deadline passes. */
+    private void driveUntil(final Future<?> future, final long deadline)
+    {
+        while (!future.isDone())
+        {
+            final long left = deadline - System.nanoTime(); // wall-clock: transport liveness and timeouts, never part of a result
+            if (left <= 0)
+            {
+                return;
+            }
+            loop.run(Math.min(left, KEEPER_PERIOD_MAX_NS));
+        }
+    }
+
+    /**
+     * The keeper: drives the loop whenever nobody else has for a period (a tenth of the heartbeat
+     * interval, at most 10 ms), blocking in it for I/O until a caller wants it back.
+     */
+    private void keep()
+    {
+        final long periodNs = Math.min(KEEPER_PERIOD_MAX_NS, context.heartbeatIntervalMs() * 100_000L);
+        long seen = loop.drives();
+        while (!isClosed())
+        {
+            if (loop.drives() == seen && !loop.isWanted() && loop.tryAcquire())
+            {
+                try
+                {
+                    if (!isClosed())
+                    {
+                        loop.run(periodNs);
+                    }
+                }
+                finally
+                {
+                    loop.release();
+                }
+                seen = loop.drives();
+                continue;
+            }
+            seen = loop.drives();
+            LockSupport.parkNanos(this, periodNs);
+        }
+    }
+
     /**
      * Connects to every peer and waits until all are authenticated: this partition dials every lower
      * partition (retrying while its port is closed) and accepts every higher one.
@@ -192,49 +263,61 @@ public final class NettyTransport extends AbstractTransport
         require(addresses != null && addresses.size() == partitionCount, "addresses size",
             addresses == null ? "null" : addresses.size(), "must be the partition count " + partitionCount);
         final long deadline = System.nanoTime() + context.connectTimeoutMs() * 1_000_000L; // wall-clock: transport liveness and timeouts, never part of a result
-        for (int p = 0; p < partition; p++)
+        loop.acquire();
+        try
         {
-            dial(p, addresses.get(p), deadline);
+            for (int p = 0; p < partition; p++)
+            {
+                dial(p, addresses.get(p), deadline);
+            }
+            for (int p = 0; p < partitionCount; p++)
+            {
+                if (p == partition)
+                {
+                    continue;
+                }
+                final CompletableFuture<Void> ready = peers[p].ready;
+                while (!ready.isDone() && deadline - System.nanoTime() > 0) // wall-clock: transport liveness and timeouts, never part of a result
+                {
+                    loop.run(Math.min(deadline - System.nanoTime(), KEEPER_PERIOD_MAX_NS)); // wall-clock: as above
+                }
+                if (!ready.isDone())
+                {
+                    throw new TransportException(p, "partition " + partition + ": peer " + p + " did not connect and authenticate within "
+                        + context.connectTimeoutMs() + " ms" + (p < partition ? " (dialling " + addresses.get(p) + ")" : ""));
+                }
+                try
+                {
+                    ready.get();
+                }
+                catch (final ExecutionException e)
+                {
+                    throw e.getCause() instanceof TransportException t ? t
+                        : new TransportException(p, "partition " + partition + ": peer " + p + " failed: " + e.getCause(), e.getCause());
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                    throw new TransportException(p, "partition " + partition + " interrupted while connecting to peer " + p);
+                }
+            }
         }
-        for (int p = 0; p < partitionCount; p++)
+        finally
         {
-            if (p == partition)
-            {
-                continue;
-            }
-            try
-            {
-                peers[p].ready.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS); // wall-clock: transport liveness and timeouts, never part of a result
-            }
-            catch (final TimeoutException e)
-            {
-                throw new TransportException(p, "partition " + partition + ": peer " + p + " did not connect and authenticate within "
-                    + context.connectTimeoutMs() + " ms" + (p < partition ? " (dialling " + addresses.get(p) + ")" : ""));
-            }
-            catch (final ExecutionException e)
-            {
-                throw e.getCause() instanceof TransportException t ? t
-                    : new TransportException(p, "partition " + partition + ": peer " + p + " failed: " + e.getCause(), e.getCause());
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-                throw new TransportException(p, "partition " + partition + " interrupted while connecting to peer " + p);
-            }
+            loop.release();
         }
     }
 
     private void dial(final int peer, final InetSocketAddress address, final long deadline)
     {
         final Bootstrap b = new Bootstrap()
-            .group(group)
+            .group(loop)
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .option(ChannelOption.SO_SNDBUF, socketBufferBytes())
             .option(ChannelOption.SO_RCVBUF, socketBufferBytes())
-            .option(ChannelOption.RECVBUF_ALLOCATOR, receiveSizes())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)Math.min(5_000, context.connectTimeoutMs()))
             .handler(initializer(true, peer));
         b.connect(address).addListener((ChannelFuture f) ->
@@ -250,7 +333,7 @@ public final class NettyTransport extends AbstractTransport
                 return;
             }
             // the peer may not listen yet: try again shortly
-            group.schedule(() -> dial(peer, address, deadline), 50, TimeUnit.MILLISECONDS);
+            loop.schedule(() -> dial(peer, address, deadline), 50, TimeUnit.MILLISECONDS);
         });
     }
 
@@ -262,6 +345,7 @@ public final class NettyTransport extends AbstractTransport
             protected void initChannel(final SocketChannel ch)
             {
                 final Connection c = new Connection(NettyTransport.this, connector, peer);
+                ch.config().setRecvByteBufAllocator(new FrameReads(c.decoder()));
                 ch.pipeline().addLast(c.decoder(), c);
             }
         };
@@ -269,18 +353,12 @@ public final class NettyTransport extends AbstractTransport
 
     private int socketBufferBytes()
     {
-        // four of the largest frames, 256 KiB to 4 MiB: a 1 MiB frame crosses in one or two reads
-        // instead of a dozen wake-ups of each event loop (on loopback, 4 MiB halved the median 1 MiB
-        // round trip against the default buffers), while small-frame jobs keep the kernel's share of
-        // the buffering small, so back-pressure reaches the sender soon
+        // four of the largest frames, 256 KiB to 4 MiB: a 1 MiB frame is taken by the kernel in one
+        // writev and crosses in few reads (on loopback, 4 MiB halved the median 1 MiB round trip
+        // against the default buffers, with the earlier event-loop thread), while small-frame jobs
+        // keep the kernel's share of the buffering small, so back-pressure reaches the sender soon
         final long four = 4L * (FrameDescriptor.HEADER_LENGTH + maxPayloadBytes);
         return (int)Math.max(256 << 10, Math.min(4 << 20, four));
-    }
-
-    private static AdaptiveRecvByteBufAllocator receiveSizes()
-    {
-        // reads grow up to 1 MiB when large frames stream, instead of Netty's 64 KiB default
-        return new AdaptiveRecvByteBufAllocator(512, 16 << 10, 1 << 20);
     }
 
     private WriteBufferWaterMark waterMark()
@@ -297,11 +375,134 @@ public final class NettyTransport extends AbstractTransport
         {
             throw new TransportException(peer, "partition " + partition + " is not connected to peer " + peer + ": call connect first");
         }
-        if (!ch.isActive() || !ch.isWritable())
+        if (!loop.tryAcquire())
         {
+            // another thread drives the loop (the polling thread, blocked for I/O): the write is
+            // handed to it as a task, which wakes it
+            if (!ch.isActive() || !ch.isWritable())
+            {
+                return false;
+            }
+            ch.writeAndFlush(Frames.encode(ch.alloc(), sendCrc, type, timeNs, key, payload), ch.voidPromise());
+            return true;
+        }
+        try
+        {
+            // frames this thread handed over while another drove go first
+            loop.runTasks();
+            if (!ch.isActive())
+            {
+                return false;
+            }
+            final Peer p = peers[peer];
+            final ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+            if (p.fd != null && payload.isDirect() && out != null && out.totalPendingWriteBytes() == 0)
+            {
+                return writeDirect(p.fd, ch, type, timeNs, key, payload);
+            }
+            if (!ch.isWritable())
+            {
+                // the socket was full: flush what it takes now, then look again
+                loop.runNow();
+                if (!ch.isActive() || !ch.isWritable())
+                {
+                    return false;
+                }
+            }
+            ch.writeAndFlush(Frames.encode(ch.alloc(), sendCrc, type, timeNs, key, payload), ch.voidPromise());
+            return true;
+        }
+        finally
+        {
+            loop.release();
+        }
+    }
+
+    /**
+     * Writes a frame to an idle epoll socket on the offering thread, which holds the loop: header and
+     * payload in one {@code writev}, the payload not copied. What the kernel does not take at once is
+     * copied into a pooled buffer and left to the channel, which writes it when the socket drains
+     * (and every later frame queues behind it, since the channel is no longer idle).
+     */
+    private boolean writeDirect(final FileDescriptor fd, final Channel ch, final int type, final long timeNs, final long key,
+        final ByteBuffer payload)
+    {
+        final int n = payload.remaining();
+        final ByteBuffer h = sendHeader;
+        h.clear();
+        h.putInt(FrameDescriptor.HEADER_LENGTH + n).put((byte)FrameDescriptor.VERSION).put((byte)type).putShort((short)0)
+            .putLong(timeNs).putLong(key).putInt(0).putInt(0).flip();
+        h.putInt(FrameDescriptor.CRC_OFFSET, FrameDescriptor.checksum(sendCrc, h, 0, payload));
+        final long total = FrameDescriptor.HEADER_LENGTH + (long)n;
+        final ByteBuffer body = payload.duplicate();
+        long sent;
+        try
+        {
+            if (n == 0)
+            {
+                sent = fd.write(h, 0, FrameDescriptor.HEADER_LENGTH);
+            }
+            else
+            {
+                sendVector[0] = h;
+                sendVector[1] = body;
+                sent = fd.writev(sendVector, 0, 2, total);
+            }
+        }
+        catch (final IOException e)
+        {
+            // the connection is broken: the channel fails the peer and closes
+            ch.pipeline().fireExceptionCaught(e);
             return false;
         }
-        ch.writeAndFlush(Frames.encode(ch.alloc(), sendCrc, type, timeNs, key, payload), ch.voidPromise());
+        finally
+        {
+            sendVector[1] = null;
+        }
+        sent = Math.max(0, sent);
+        if (sent < total)
+        {
+            final ByteBuf rest = ch.alloc().directBuffer((int)(total - sent));
+            if (sent < FrameDescriptor.HEADER_LENGTH)
+            {
+                rest.writeBytes(h.duplicate().position((int)sent));
+                rest.writeBytes(body.position(payload.position()));
+            }
+            else
+            {
+                rest.writeBytes(body.position(payload.position() + (int)(sent - FrameDescriptor.HEADER_LENGTH)));
+            }
+            ch.writeAndFlush(rest, ch.voidPromise());
+        }
+        return true;
+    }
+
+    /** Takes the loop for the poll and reads what is ready when no frame waits already. */
+    @Override
+    protected void beginPoll()
+    {
+        loop.acquire();
+        if (nothingWaits())
+        {
+            loop.runNow();
+        }
+    }
+
+    @Override
+    protected void endPoll()
+    {
+        loop.release();
+    }
+
+    private boolean nothingWaits()
+    {
+        for (int p = 0; p < partitionCount; p++)
+        {
+            if (!peers[p].queue.isEmpty())
+            {
+                return false;
+            }
+        }
         return true;
     }
 
@@ -332,8 +533,10 @@ public final class NettyTransport extends AbstractTransport
 
     private void consumed(final Peer p, final int length)
     {
-        if (p.queuedBytes.addAndGet(-length) < RECEIVE_LOW_WATER_BYTES && p.paused.compareAndSet(true, false))
+        p.queuedBytes -= length;
+        if (p.paused && p.queuedBytes < RECEIVE_LOW_WATER_BYTES)
         {
+            p.paused = false;
             final Channel ch = p.channel;
             if (ch != null)
             {
@@ -354,43 +557,29 @@ public final class NettyTransport extends AbstractTransport
         return peers[peer].closeSeen;
     }
 
-    /** Event loop: a valid application frame from an established peer. */
+    /** Loop: a valid application frame from an established peer. */
     void deliver(final int peer, final ByteBuf frame, final Channel ch)
     {
-        final Peer p = peers[peer];
         if (isClosed())
         {
             frame.release();
             return;
         }
-        p.queue.offer(frame);
-        wake();
-        if (p.queuedBytes.addAndGet(frame.readableBytes()) > RECEIVE_HIGH_WATER_BYTES && p.paused.compareAndSet(false, true))
+        final Peer p = peers[peer];
+        p.queue.add(frame);
+        p.queuedBytes += frame.readableBytes();
+        if (!p.paused && p.queuedBytes > RECEIVE_HIGH_WATER_BYTES)
         {
+            p.paused = true;
             ch.config().setAutoRead(false);
-            // the consumer may have drained the queue between the add and the pause: check again
-            if (p.queuedBytes.get() < RECEIVE_LOW_WATER_BYTES && p.paused.compareAndSet(true, false))
-            {
-                ch.config().setAutoRead(true);
-            }
-        }
-    }
-
-    private void wake()
-    {
-        // the queue's release store must not pass the read of the waiter (the waiter writes itself,
-        // then reads the queues): a full fence on both sides, so one of them sees the other
-        VarHandle.fullFence();
-        final Thread w = waiter;
-        if (w != null)
-        {
-            LockSupport.unpark(w);
         }
     }
 
     /**
-     * Parks the polling thread until the event loop queues a frame or a peer fails or closes, or the
-     * timeout passes.
+     * Blocks the polling thread in the event loop until a frame arrives, a peer fails or closes, or
+     * the timeout passes; the frames read wait for the next {@link #poll}. The thread blocks in a
+     * native call ({@code epoll_wait}): a virtual thread would hold its carrier meanwhile, so poll from
+     * a platform thread (the partition drivers do).
      *
      * @param timeoutNs the longest wait.
      */
@@ -398,8 +587,7 @@ public final class NettyTransport extends AbstractTransport
     public void awaitFrames(final long timeoutNs)
     {
         require(timeoutNs >= 0, "timeoutNs", timeoutNs, "must be at least 0");
-        waiter = Thread.currentThread();
-        VarHandle.fullFence();
+        loop.acquire();
         try
         {
             for (int p = 0; p < partitionCount; p++)
@@ -409,48 +597,58 @@ public final class NettyTransport extends AbstractTransport
                     return;
                 }
             }
-            LockSupport.parkNanos(this, timeoutNs);
+            if (isClosed())
+            {
+                return;
+            }
+            if (timeoutNs == 0)
+            {
+                loop.runNow();
+            }
+            else
+            {
+                loop.run(timeoutNs);
+            }
         }
         finally
         {
-            waiter = null;
+            loop.release();
         }
     }
 
-    /** Event loop: the acceptor checks that a partition is not connected twice. */
+    /** Loop: the acceptor checks that a partition is not connected twice. */
     boolean claim(final int peer)
     {
         return peers[peer].claimed.compareAndSet(false, true);
     }
 
-    /** Event loop: the handshake with a peer completed. */
+    /** Loop: the handshake with a peer completed. */
     void established(final int peer, final Channel ch, final Connection connection)
     {
         final Peer p = peers[peer];
         p.channel = ch;
         p.connection = connection;
+        p.fd = ch instanceof UnixChannel u ? u.fd() : null;
         p.ready.complete(null);
         LOG.log(Level.DEBUG, () -> "partition " + partition + " connected to peer " + peer + " at " + ch.remoteAddress());
     }
 
-    /** Event loop: a dialled peer refused us or could not be reached. */
+    /** Loop: a dialled peer refused us or could not be reached. */
     void connectFailed(final int peer, final String message)
     {
         peers[peer].ready.completeExceptionally(new TransportException(peer, message));
     }
 
-    /** Event loop: an established peer failed. */
+    /** Loop: an established peer failed. */
     void peerFailed(final int peer, final String message)
     {
         failPeer(peer, new TransportException(peer, "partition " + partition + ": " + message));
-        wake();
     }
 
-    /** Event loop: an established peer closed cleanly. */
+    /** Loop: an established peer closed cleanly. */
     void peerClosed(final int peer)
     {
         peers[peer].closeSeen = true;
-        wake();
     }
 
     boolean closing()
@@ -485,35 +683,60 @@ public final class NettyTransport extends AbstractTransport
         {
             return;
         }
-        // CLOSE goes after every frame already written; each peer closes the connection when it
-        // reads it, so nothing is reset while unread
-        for (final Peer p : peers)
+        LockSupport.unpark(keeper);
+        loop.acquire();
+        try
         {
-            final Channel ch = p.channel;
-            final Connection c = p.connection;
-            if (ch != null && c != null && ch.isActive())
+            // CLOSE goes after every frame already written; each peer closes the connection when it
+            // reads it, so nothing is reset while unread
+            loop.runTasks();
+            for (final Peer p : peers)
             {
-                ch.eventLoop().execute(() -> c.sendClose(ch.pipeline().context(c)));
+                final Channel ch = p.channel;
+                final Connection c = p.connection;
+                if (ch != null && c != null && ch.isActive())
+                {
+                    c.sendClose(ch.pipeline().context(c));
+                }
+            }
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // wall-clock: transport liveness and timeouts, never part of a result
+            for (final Peer p : peers)
+            {
+                final Channel ch = p.channel;
+                if (ch != null)
+                {
+                    driveUntil(ch.closeFuture(), deadline);
+                    if (ch.isOpen())
+                    {
+                        ch.close();
+                    }
+                }
+            }
+            final long serverDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1); // wall-clock: as above
+            driveUntil(server.close(), serverDeadline);
+            // channels still open (handshakes in progress) are closed with the loop
+            loop.runNow();
+            loop.destroy();
+            for (final Peer p : peers)
+            {
+                ByteBuf frame;
+                while ((frame = p.queue.poll()) != null)
+                {
+                    frame.release();
+                }
             }
         }
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // wall-clock: transport liveness and timeouts, never part of a result
-        for (final Peer p : peers)
+        finally
         {
-            final Channel ch = p.channel;
-            if (ch != null)
-            {
-                ch.closeFuture().awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS); // wall-clock: transport liveness and timeouts, never part of a result
-            }
+            loop.release();
         }
-        server.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-        for (final Peer p : peers)
+        try
         {
-            ByteBuf frame;
-            while ((frame = p.queue.poll()) != null)
-            {
-                frame.release();
-            }
+            keeper.join(1_000);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 }
