@@ -56,6 +56,8 @@ final class EventQueue
     private static final int MAX_SHIFT = 40;
     /** Up to this many events pending, with the ring and the overflow empty, the heap takes every add. */
     private static final int SMALL = 32;
+    /** A bucket of at least this many events is sorted at once when it becomes current. */
+    private static final int RUN_MIN = 16;
     /** Events polled between two checks of the width. */
     private static final int CHECK_EVERY = 1 << 13;
 
@@ -68,6 +70,13 @@ final class EventQueue
     // ---- the bottom heap
     private long[] heap = new long[3 * 64];
     private int heapSize;
+
+    // ---- the current bucket's events, sorted when it became current: (time, tie, slot) per entry,
+    // taken from runHead on; events added to the current bucket after that go to the heap, and a
+    // poll takes the earlier of the two heads
+    private long[] run = new long[3 * 64];
+    private int runHead;
+    private int runSize;
 
     // ---- the ring
     private int shift = 4;
@@ -111,7 +120,7 @@ final class EventQueue
 
     long peekTimeNs()
     {
-        if (heapSize == 0)
+        if (heapSize == 0 && runHead == runSize)
         {
             if (size == 0)
             {
@@ -119,7 +128,12 @@ final class EventQueue
             }
             advance();
         }
-        return heap[0];
+        if (runHead == runSize)
+        {
+            return heap[0];
+        }
+        final long rt = run[3 * runHead];
+        return heapSize == 0 ? rt : Math.min(rt, heap[0]);
     }
 
     void add(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
@@ -157,7 +171,7 @@ final class EventQueue
         {
             heapAdd(timeNs, tie, s);
         }
-        else if (heapSize < SMALL && ringCount == 0 && overSize == 0)
+        else if (heapSize < SMALL && ringCount == 0 && overSize == 0 && runHead == runSize)
         {
             // few events pending: the heap alone holds them (its bucket range grows to take this one)
             current = b;
@@ -192,14 +206,30 @@ final class EventQueue
         {
             adjust();
         }
-        if (heapSize == 0)
+        if (heapSize == 0 && runHead == runSize)
         {
             advance();
         }
+        final int s;
+        final long tie;
+        final long time;
+        final int r = 3 * runHead;
         final long[] hk = heap;
-        final int s = (int)hk[2];
-        final long tie = hk[1];
-        polledTimeNs = hk[0];
+        if (runHead < runSize && (heapSize == 0 || run[r] < hk[0] || (run[r] == hk[0] && run[r + 1] < hk[1])))
+        {
+            time = run[r];
+            tie = run[r + 1];
+            s = (int)run[r + 2];
+            runHead++;
+        }
+        else
+        {
+            time = hk[0];
+            tie = hk[1];
+            s = (int)hk[2];
+            heapRemoveTop();
+        }
+        polledTimeNs = time;
         polledOrigin = (int)(tie >>> 32);
         final int x = 4 * s;
         polledSeq = pool[x + 2];
@@ -208,7 +238,6 @@ final class EventQueue
         pool[x + 3] = freeSlot;
         freeSlot = s;
         size--;
-        heapRemoveTop();
         return h;
     }
 
@@ -260,13 +289,36 @@ final class EventQueue
         ringHead[found] = NONE;
         final long[] p = pool;
         int moved = 0;
+        runHead = 0;
+        long[] ru = run;
         while (s != NONE)
         {
             final int x = 4 * s;
             final int next = (int)p[x + 3];
-            heapAdd(p[x], p[x + 1], s);
+            if (3 * moved == ru.length)
+            {
+                ru = run = Arrays.copyOf(ru, 2 * ru.length);
+            }
+            final int y = 3 * moved;
+            ru[y] = p[x];
+            ru[y + 1] = p[x + 1];
+            ru[y + 2] = s;
             s = next;
             moved++;
+        }
+        if (moved < RUN_MIN)
+        {
+            // a few events: the heap orders them as cheaply, and polls need not look at two heads
+            for (int j = 0; j < moved; j++)
+            {
+                heapAdd(ru[3 * j], ru[3 * j + 1], (int)ru[3 * j + 2]);
+            }
+            runSize = 0;
+        }
+        else
+        {
+            runSize = moved;
+            sortRun(ru, 0, moved - 1);
         }
         ringCount -= moved;
         if (overSize > 0)
@@ -308,7 +360,7 @@ final class EventQueue
      */
     private void adjust()
     {
-        if (ringCount == 0 && overSize == 0 && heapSize <= SMALL)
+        if (ringCount == 0 && overSize == 0 && heapSize <= SMALL && runHead == runSize)
         {
             // a small heap alone holds what is pending: nothing to tune
             advances = 0;
@@ -357,6 +409,13 @@ final class EventQueue
             slots[k++] = (int)heap[3 * j + 2];
             minTime = Math.min(minTime, heap[3 * j]);
         }
+        for (int j = runHead; j < runSize; j++)
+        {
+            slots[k++] = (int)run[3 * j + 2];
+            minTime = Math.min(minTime, run[3 * j]);
+        }
+        runHead = 0;
+        runSize = 0;
         for (int i = 0; i < buckets; i++)
         {
             for (int s = ringHead[i]; s != NONE; s = (int)pool[4 * s + 3])
@@ -399,6 +458,100 @@ final class EventQueue
         final int[] a = new int[n];
         Arrays.fill(a, NONE);
         return a;
+    }
+
+    // ---------------------------------------------------------------- the sorted run
+
+    /**
+     * Sorts entries {@code lo..hi} (inclusive) of {@code a} by (time, tie): insertion sort for
+     * short ranges, otherwise quicksort on the median of three. Keys are unique (the tie holds the
+     * global rank), so the order is total.
+     */
+    private static void sortRun(final long[] a, final int lo, final int hi)
+    {
+        int l = lo;
+        int h = hi;
+        while (h - l >= 16)
+        {
+            final int m = (l + h) >>> 1;
+            // median of three to position m, then partition around its key
+            if (before(a, m, l))
+            {
+                swap(a, m, l);
+            }
+            if (before(a, h, m))
+            {
+                swap(a, h, m);
+                if (before(a, m, l))
+                {
+                    swap(a, m, l);
+                }
+            }
+            final long pt = a[3 * m];
+            final long pk = a[3 * m + 1];
+            int i = l;
+            int j = h;
+            while (i <= j)
+            {
+                while (a[3 * i] < pt || (a[3 * i] == pt && a[3 * i + 1] < pk))
+                {
+                    i++;
+                }
+                while (a[3 * j] > pt || (a[3 * j] == pt && a[3 * j + 1] > pk))
+                {
+                    j--;
+                }
+                if (i <= j)
+                {
+                    swap(a, i, j);
+                    i++;
+                    j--;
+                }
+            }
+            // recurse into the smaller side, loop on the larger (stack depth log n)
+            if (j - l < h - i)
+            {
+                sortRun(a, l, j);
+                l = i;
+            }
+            else
+            {
+                sortRun(a, i, h);
+                h = j;
+            }
+        }
+        for (int i = l + 1; i <= h; i++)
+        {
+            final long t = a[3 * i];
+            final long k = a[3 * i + 1];
+            final long v = a[3 * i + 2];
+            int j = i - 1;
+            while (j >= l && (a[3 * j] > t || (a[3 * j] == t && a[3 * j + 1] > k)))
+            {
+                a[3 * j + 3] = a[3 * j];
+                a[3 * j + 4] = a[3 * j + 1];
+                a[3 * j + 5] = a[3 * j + 2];
+                j--;
+            }
+            a[3 * j + 3] = t;
+            a[3 * j + 4] = k;
+            a[3 * j + 5] = v;
+        }
+    }
+
+    private static boolean before(final long[] a, final int x, final int y)
+    {
+        return a[3 * x] < a[3 * y] || (a[3 * x] == a[3 * y] && a[3 * x + 1] < a[3 * y + 1]);
+    }
+
+    private static void swap(final long[] a, final int x, final int y)
+    {
+        for (int f = 0; f < 3; f++)
+        {
+            final long v = a[3 * x + f];
+            a[3 * x + f] = a[3 * y + f];
+            a[3 * y + f] = v;
+        }
     }
 
     // ---------------------------------------------------------------- the bottom heap
@@ -578,6 +731,10 @@ final class EventQueue
         for (int i = 0; i < heapSize; i++)
         {
             heap[3 * i + 1] = pool[4 * (int)heap[3 * i + 2] + 1];
+        }
+        for (int i = runHead; i < runSize; i++)
+        {
+            run[3 * i + 1] = pool[4 * (int)run[3 * i + 2] + 1];
         }
         nextRank = k;
     }

@@ -102,6 +102,16 @@ class EventQueueTest
     }
 
     @Test
+    void shouldMergeTheSortedBucketWithEventsAddedToItWhileItIsPolled()
+    {
+        // thousands pending over 3 ns: each bucket that becomes current holds hundreds of events
+        // (sorted at once), and adds at the current time keep arriving while it is polled (they
+        // go to the heap, and every poll takes the earlier of the two)
+        checkAgainstReference(0, 3, 60_000, 5);
+        checkAgainstReference((1L << 32) - 20_000, 2, 60_000, 5);
+    }
+
+    @Test
     void shouldPollInOrderWhenThePaceOfTimeChangesAndManyEventsGoFarAhead()
     {
         // one queue through phases whose events are ns apart, then us, then all at one time, then
