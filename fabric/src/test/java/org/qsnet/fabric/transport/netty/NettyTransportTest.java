@@ -281,14 +281,9 @@ class NettyTransportTest
     {
         // a 3 s heartbeat timeout here: with 1 s, one CI run on the loaded 2-core machine saw a false
         // "stopped answering" as the consumer resumed (cause not established; see the issue 12 note)
-        final NettyTransport a = NettyTransport.open(context(0, KEY).heartbeat(300, 3_000));
-        open.add(a);
-        final NettyTransport b = NettyTransport.open(context(1, KEY).heartbeat(300, 3_000));
-        open.add(b);
-        final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
-        final CompletableFuture<Void> bc = CompletableFuture.runAsync(() -> b.connect(addresses));
-        a.connect(addresses);
-        bc.get(5, TimeUnit.SECONDS);
+        final NettyTransport[] t = pair(c -> c.heartbeat(300, 3_000));
+        final NettyTransport a = t[0];
+        final NettyTransport b = t[1];
         final int frames = 4_000;
         final AtomicInteger refused = new AtomicInteger();
         final Thread sender = new Thread(() ->
@@ -332,11 +327,15 @@ class NettyTransportTest
     /** Two connected endpoints with the given payload limit and heartbeat. */
     private NettyTransport[] pair(final int maxPayloadBytes, final long heartbeatIntervalMs) throws Exception
     {
-        final NettyTransport a = NettyTransport.open(context(0, KEY).maxPayloadBytes(maxPayloadBytes)
-            .heartbeat(heartbeatIntervalMs, 3_000).connectTimeoutMs(10_000));
+        return pair(c -> c.maxPayloadBytes(maxPayloadBytes).heartbeat(heartbeatIntervalMs, 3_000).connectTimeoutMs(10_000));
+    }
+
+    /** Two connected endpoints of the job, each context set up by {@code config}. */
+    private NettyTransport[] pair(final java.util.function.UnaryOperator<TransportContext> config) throws Exception
+    {
+        final NettyTransport a = NettyTransport.open(config.apply(context(0, KEY)));
         open.add(a);
-        final NettyTransport b = NettyTransport.open(context(1, KEY).maxPayloadBytes(maxPayloadBytes)
-            .heartbeat(heartbeatIntervalMs, 3_000).connectTimeoutMs(10_000));
+        final NettyTransport b = NettyTransport.open(config.apply(context(1, KEY)));
         open.add(b);
         final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
         final CompletableFuture<Void> bc = CompletableFuture.runAsync(() -> b.connect(addresses));
@@ -496,14 +495,9 @@ class NettyTransportTest
     {
         // nobody polls or offers for five heartbeat timeouts: the keepers drive both loops, so
         // neither side takes the other for dead, and a frame still goes through afterwards
-        final NettyTransport a = NettyTransport.open(context(0, KEY).heartbeat(20, 200));
-        open.add(a);
-        final NettyTransport b = NettyTransport.open(context(1, KEY).heartbeat(20, 200));
-        open.add(b);
-        final List<InetSocketAddress> addresses = List.of(a.localAddress(), b.localAddress());
-        final CompletableFuture<Void> bc = CompletableFuture.runAsync(() -> b.connect(addresses));
-        a.connect(addresses);
-        bc.get(5, TimeUnit.SECONDS);
+        final NettyTransport[] t = pair(c -> c.heartbeat(20, 200));
+        final NettyTransport a = t[0];
+        final NettyTransport b = t[1];
         Thread.sleep(1_000);
         b.send(0, FrameDescriptor.MIN_APPLICATION_TYPE, 42, 0, ByteBuffer.allocate(3));
         final AtomicInteger got = new AtomicInteger();
