@@ -127,6 +127,20 @@ public final class EliteSwitch
         return headers;
     }
 
+    /** Queues a header for any of this switch's up links (adaptive ascent found none free). */
+    void enqueueUp(final Head h)
+    {
+        upGroupHeads++;
+        upGroup.add(h);
+    }
+
+    /** Removes a header that {@link #upGroup} granted. */
+    void dequeueUp(final Head h)
+    {
+        upGroupHeads--;
+        upGroup.remove(h);
+    }
+
     void headerWaits(final long nowNs)
     {
         if (waitingHeads++ == 0)

@@ -150,7 +150,7 @@ public final class Fabric
         QsnetException.require(!this.partitioning.isDistributed() || !config.analyticTiming(), "partitions",
             this.partitioning.count(), "must be 1 with analytic timing (partitioned runs use the exact model)");
         remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
-        router = new HeaderRouter(kernel, config, topology, nodeOut, nodeOrigins, switchOrigins);
+        router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins);
         delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,
             remote, hopNs);
         router.connect(delivery, remote);

@@ -53,9 +53,8 @@ final class HeadQueue
         {
             if (high == null || highCount == high.length)
             {
-                final int n = high == null ? 2 : 2 * highCount;
-                high = high == null ? new Head[n] : Arrays.copyOf(high, n);
-                highAges = highAges == null ? new long[n] : Arrays.copyOf(highAges, n);
+                high = grown(high, highCount);
+                highAges = grown(highAges, highCount);
             }
             high[highCount] = h;
             highAges[highCount++] = h.ageSinceNs;
@@ -64,13 +63,23 @@ final class HeadQueue
         {
             if (normal == null || normalCount == normal.length)
             {
-                final int n = normal == null ? 2 : 2 * normalCount;
-                normal = normal == null ? new Head[n] : Arrays.copyOf(normal, n);
-                normalAges = normalAges == null ? new long[n] : Arrays.copyOf(normalAges, n);
+                normal = grown(normal, normalCount);
+                normalAges = grown(normalAges, normalCount);
             }
             normal[normalCount] = h;
             normalAges[normalCount++] = h.ageSinceNs;
         }
+    }
+
+    /** A level's headers in an array of twice their count (2 for the first wait). */
+    private static Head[] grown(final Head[] a, final int count)
+    {
+        return a == null ? new Head[2] : Arrays.copyOf(a, 2 * count);
+    }
+
+    private static long[] grown(final long[] a, final int count)
+    {
+        return a == null ? new long[2] : Arrays.copyOf(a, 2 * count);
     }
 
     /**

@@ -22,7 +22,6 @@ final class HeaderRouter
     private final FabricConfig config;
     private final Topology topology;
     private final LinkOutput[] nodeOut;
-    private final Origin[] nodeOrigins;
     private final Origin[] switchOrigins;
     private final long[] nextSeq;
     /** Set once, right after construction (the two halves of a circuit's life call each other). */
@@ -35,13 +34,12 @@ final class HeaderRouter
     long nodeLinkHops;
 
     HeaderRouter(final Kernel kernel, final FabricConfig config, final Topology topology, final LinkOutput[] nodeOut,
-        final Origin[] nodeOrigins, final Origin[] switchOrigins)
+        final Origin[] switchOrigins)
     {
         this.kernel = kernel;
         this.config = config;
         this.topology = topology;
         this.nodeOut = nodeOut;
-        this.nodeOrigins = nodeOrigins;
         this.switchOrigins = switchOrigins;
         this.nextSeq = new long[nodeOut.length];
     }
@@ -258,8 +256,7 @@ final class HeaderRouter
         else
         {
             h.waitSinceNs = now;
-            s.upGroupHeads++;
-            s.upGroup.add(h);
+            s.enqueueUp(h);
             s.headerWaits(now);
         }
     }
@@ -345,8 +342,7 @@ final class HeaderRouter
         }
         if (fromGroup)
         {
-            from.upGroupHeads--;
-            from.upGroup.remove(next);
+            from.dequeueUp(next);
         }
         else
         {
