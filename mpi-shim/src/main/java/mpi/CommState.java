@@ -305,6 +305,10 @@ final class CommState
         if (block)
         {
             final RxEvent rx = rank.tport.rxStart(Tport.RX_PROBE, sm, ss, tm, ts, 0, 0);
+            if (!rank.schedules.isEmpty())
+            {
+                rank.awaitProgressing(rx, what + " on " + this);
+            }
             res = rx.rxWait();
         }
         else

@@ -169,6 +169,55 @@ final class Rank
         }
     }
 
+    /**
+     * MPI's progress rule for a rank that blocks in point-to-point (a receive, a send, a probe)
+     * while its non-blocking collectives are in flight: it keeps advancing them, as a progress
+     * engine does, so that a peer waiting on one of them before it sends is not starved. Advances
+     * every collective, tests the operation (a poll each), then parks until the operation or any
+     * operation of a collective's current round completes; returns once the operation has
+     * completed or no collective is left (the caller then waits as usual). A rank parked here that
+     * nothing can wake is reported as deadlocked with every operation it waited for.
+     *
+     * @param op   the send or receive event the rank blocks on.
+     * @param what the wait's description for reports.
+     */
+    void awaitProgressing(final org.qsnet.elan.ElanEvent op, final Object what)
+    {
+        final List<org.qsnet.elan.ElanEvent> events = new ArrayList<>();
+        while (!schedules.isEmpty() && !progressing)
+        {
+            progressSchedules();
+            if (op.done() || schedules.isEmpty())
+            {
+                return;
+            }
+            events.clear();
+            events.add(op);
+            for (final Schedule s : schedules)
+            {
+                s.pendingEvents(events);
+            }
+            tport.waitAny(events.toArray(new org.qsnet.elan.ElanEvent[0]), what);
+        }
+    }
+
+    /**
+     * Parks until an operation of any collective's current round completes (every collective
+     * advanced first): how a wait for one of several collectives in flight blocks.
+     */
+    void awaitAnySchedule(final Object what)
+    {
+        final List<org.qsnet.elan.ElanEvent> events = new ArrayList<>();
+        for (final Schedule s : schedules)
+        {
+            s.pendingEvents(events);
+        }
+        if (!events.isEmpty())
+        {
+            tport.waitAny(events.toArray(new org.qsnet.elan.ElanEvent[0]), what);
+        }
+    }
+
     /** Words of the MPI request descriptor a send writes to the NIC (see the class comment). */
     static final int SEND_DESCRIPTOR_WORDS = 5;
 

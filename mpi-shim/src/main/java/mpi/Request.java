@@ -58,6 +58,12 @@ public class Request implements Freeable
     {
         if (status == null && failure == null)
         {
+            final org.qsnet.elan.ElanEvent op = tx != null ? tx : rx;
+            if (op != null && !comm.rank.schedules.isEmpty())
+            {
+                // the progress rule: collectives in flight advance while this rank blocks here
+                comm.rank.awaitProgressing(op, this);
+            }
             finish();
         }
         if (failure != null)
@@ -213,6 +219,13 @@ public class Request implements Freeable
         {
             status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, true, 0);
         }
+    }
+
+    @Override
+    public String toString()
+    {
+        return (tx != null ? "MPI send [" + tx + "]" : rx != null ? "MPI receive [" + rx + "]" : "MPI request")
+            + (comm == null ? "" : " on " + comm);
     }
 
     /**

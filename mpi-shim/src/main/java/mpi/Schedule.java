@@ -199,8 +199,14 @@ final class Schedule extends Request
             if (comm.rank.schedules.size() > 1)
             {
                 // other schedules may be what this one waits for (at this rank or, through their
-                // messages, at another): advance them all, polling, as MPICH's progress engine spins
+                // messages, at another): advance them all, then park until an operation of any of
+                // them completes (a deadlock report then names them all)
                 comm.rank.progressSchedules();
+                if (status != null || failure != null)
+                {
+                    break;
+                }
+                comm.rank.awaitAnySchedule(this);
                 continue;
             }
             // only this one: park on its first outstanding operation (a parked rank is what a
@@ -215,6 +221,25 @@ final class Schedule extends Request
             }
         }
         return super.block();
+    }
+
+    /** Adds the send and receive events of the current round that have not completed. */
+    void pendingEvents(final List<org.qsnet.elan.ElanEvent> out)
+    {
+        for (final Request r : inFlight)
+        {
+            if (r.status == null && r.failure == null)
+            {
+                if (r.tx != null)
+                {
+                    out.add(r.tx);
+                }
+                else if (r.rx != null)
+                {
+                    out.add(r.rx);
+                }
+            }
+        }
     }
 
     @Override

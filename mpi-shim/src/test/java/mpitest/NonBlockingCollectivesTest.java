@@ -341,4 +341,111 @@ class NonBlockingCollectivesTest
     {
         Job.run(n, Concurrent.class);
     }
+
+    /**
+     * MPI's progress rule, as a user relies on it: odd ranks wait for a broadcast in flight and
+     * then send to their even neighbour; even ranks first block in the receive of that message,
+     * and only then wait for the broadcast. Valid MPI: an even rank blocked in {@code recv} must
+     * still forward the broadcast (a binomial tree from rank 0 has even ranks forward to odd
+     * ones), or its odd neighbour never gets it and never sends.
+     */
+    public static final class ProgressWhileBlockedInReceive
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int r = w.getRank();
+            final int n = w.getSize();
+            final int[] b = new int[64];
+            if (r == 0)
+            {
+                Arrays.fill(b, 4242);
+            }
+            final int[] sum = {r, 0};
+            final int[] total = new int[2];
+            // two collectives in flight, so the rank also progresses several at once
+            final Request bc = w.iBcast(b, b.length, MPI.INT, 0);
+            final Request ar = w.iAllReduce(sum, total, 2, MPI.INT, MPI.SUM);
+            final int[] msg = new int[1];
+            if (r % 2 == 0)
+            {
+                if (r + 1 < n)
+                {
+                    w.recv(msg, 1, MPI.INT, r + 1, 9);
+                    check(msg[0] == 1000 + r + 1, "message from rank " + (r + 1) + ": " + msg[0]);
+                }
+                bc.waitFor();
+            }
+            else
+            {
+                bc.waitFor();
+                check(b[63] == 4242, "broadcast at rank " + r);
+                msg[0] = 1000 + r;
+                w.send(msg, 1, MPI.INT, r - 1, 9);
+            }
+            ar.waitFor();
+            check(b[0] == 4242 && total[0] == n * (n - 1) / 2, "results at rank " + r);
+            // the same with a blocking probe in place of the receive
+            final int[] c = new int[8];
+            final Request bc2 = w.iBcast(c, c.length, MPI.INT, 0);
+            if (r % 2 == 0)
+            {
+                if (r + 1 < n)
+                {
+                    w.probe(r + 1, 10);
+                    w.recv(msg, 1, MPI.INT, r + 1, 10);
+                }
+                bc2.waitFor();
+            }
+            else
+            {
+                bc2.waitFor();
+                w.send(msg, 1, MPI.INT, r - 1, 10);
+            }
+            MPI.Finalize();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {4, 8, 16})
+    void shouldProgressCollectivesInFlightWhileARankIsBlockedInPointToPoint(final int n)
+    {
+        Job.run(n, ProgressWhileBlockedInReceive.class);
+    }
+
+    /**
+     * A real deadlock with a collective in flight: rank 0 starts a barrier and waits for a
+     * message from rank 1, which waits for one from rank 0 before it would join the barrier.
+     */
+    public static final class DeadlockWithACollectiveInFlight
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            if (w.getRank() == 1)
+            {
+                w.recv(new int[1], 1, MPI.INT, 0, 78);
+            }
+            final Request b = w.iBarrier();
+            if (w.getRank() == 0)
+            {
+                w.recv(new int[1], 1, MPI.INT, 1, 77);
+            }
+            b.waitFor();
+            MPI.Finalize();
+        }
+    }
+
+    @Test
+    void shouldReportADeadlockOfARankBlockedInAReceiveWithACollectiveInFlight()
+    {
+        final Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class,
+            () -> Job.run(4, DeadlockWithACollectiveInFlight.class));
+        final String m = String.valueOf(e.getMessage());
+        // rank 0 is parked on its receive and on the barrier's operations at once, and says so
+        org.junit.jupiter.api.Assertions.assertTrue(m.contains("deadlock") && m.contains("rank 0: BLOCKED")
+            && m.contains("waits for MPI receive [Tports receive of tag 77 from sender 1") && m.contains("any of: "), m);
+    }
 }

@@ -4,6 +4,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.Signal;
 import org.qsnet.fabric.engine.SimProcess;
 import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.fabric.memory.SparseMemory;
@@ -1097,6 +1098,38 @@ public final class Elan3Context
         if (!ready.getAsBoolean())
         {
             sim.awaitUntil(ready, hw.watch(va), what);
+        }
+        final boolean spun = how == Elan3.ELAN_POLL_EVENT || (how >= 0 && sim.nowNs() - start <= how * profile.hostPollNs());
+        sim.advance(spun ? profile.hostPollNs() : profile.blockingWakeNs());
+    }
+
+    /**
+     * Waits until {@code ready} holds, woken by the NIC's write to any of several words: what a
+     * progress engine does when any of several operations may unblock it (an MPI receive while
+     * non-blocking collectives are in flight). Costs as {@link #waitFor(BooleanSupplier, long,
+     * long, Object)}: a poll when it did not sleep (or spun no longer than {@code how} polls), else
+     * the wake-up of a blocking wait. Not an Elan3lib call: the libraries above use it.
+     *
+     * @param ready the condition.
+     * @param vas   the Elan addresses of the words the NIC writes; at least one.
+     * @param how   the wait type.
+     * @param what  the wait's description for a deadlock or limit report, or null.
+     */
+    public void waitForAny(final BooleanSupplier ready, final long[] vas, final long how, final Object what)
+    {
+        QsnetException.require(how == Elan3.ELAN_POLL_EVENT || how == Elan3.ELAN_WAIT_EVENT || how >= 0, "how", how,
+            "must be ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count");
+        QsnetException.require(vas.length > 0, "vas", "an empty array", "must name at least one word");
+        charge(0);
+        final long start = sim.nowNs();
+        if (!ready.getAsBoolean())
+        {
+            final Signal[] signals = new Signal[vas.length];
+            for (int i = 0; i < vas.length; i++)
+            {
+                signals[i] = hw.watch(vas[i]);
+            }
+            sim.awaitAny(ready, signals, what);
         }
         final boolean spun = how == Elan3.ELAN_POLL_EVENT || (how >= 0 && sim.nowNs() - start <= how * profile.hostPollNs());
         sim.advance(spun ? profile.hostPollNs() : profile.blockingWakeNs());

@@ -364,6 +364,45 @@ public final class Tport
     }
 
     /**
+     * Waits until at least one of {@code events} (sends and receives of this port, not yet
+     * consumed) has completed: a progress engine's block when any of several operations may let
+     * it go on (an MPI receive while non-blocking collectives are in flight). Returns at once if
+     * one has; costs a poll, or a blocking wake-up when the port's wait type sleeps and it slept.
+     * The events are not consumed: test or wait for them as usual. Not a Tports call (the C
+     * library has no such wait: a C progress engine spins over {@code elan_tportRxDone} and
+     * {@code elan_tportTxDone}); a deadlock report shows every event it waited for.
+     *
+     * @param events the sends and receives; at least one, each from {@link #txStart} or {@link #rxStart} of this port.
+     * @param what   the wait's description for reports (e.g. the MPI call), or null.
+     */
+    public void waitAny(final org.qsnet.elan.ElanEvent[] events, final Object what)
+    {
+        QsnetException.require(events.length > 0, "events", "an empty array", "must hold at least one send or receive");
+        final WordEvent[] words = new WordEvent[events.length];
+        final long[] vas = new long[events.length];
+        for (int i = 0; i < events.length; i++)
+        {
+            if (!(events[i] instanceof WordEvent w) || w.port != this)
+            {
+                throw new QsnetException("events[" + i + "] (" + events[i] + ") must be a send or receive of this port");
+            }
+            words[i] = w;
+            vas[i] = w.wordVa();
+        }
+        ctx.waitForAny(() ->
+        {
+            for (final WordEvent w : words)
+            {
+                if (w.complete())
+                {
+                    return true;
+                }
+            }
+            return false;
+        }, vas, waitType, what);
+    }
+
+    /**
      * What {@code elan_tportRxWait} returns through its out-parameters.
      *
      * @param sender the sender's VP.

@@ -88,10 +88,24 @@ public final class Signal
         }
     }
 
+    /** Takes a process that was parked on several signals off this one's waiters. */
+    void removeWaiter(final SimProcess p)
+    {
+        if (waiter == p)
+        {
+            waiter = more == null || more.isEmpty() ? null : more.remove(0);
+        }
+        else if (more != null)
+        {
+            more.remove(p);
+        }
+    }
+
     private void wake(final SimProcess p)
     {
-        // a process woken by failWith meanwhile is no longer parked here
-        if (p.blockedOn == this)
+        // a process woken by failWith meanwhile (or by another of the signals it waited for) is
+        // no longer parked here
+        if (p.parkedOn(this))
         {
             p.blockedOn = null;
             p.wake();

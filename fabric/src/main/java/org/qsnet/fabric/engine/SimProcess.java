@@ -82,6 +82,11 @@ public final class SimProcess
     private long lastCpuNs = -1;
     private Object attachment;
     Signal blockedOn;
+    /** While parked by {@link #awaitAny}: the signals any of which resumes it ({@link #blockedOn} is {@link #ANY}). */
+    Signal[] blockedOnAny;
+
+    /** What {@link #blockedOn} holds while the process is parked on several signals. */
+    static final Signal ANY = new Signal("any of several signals");
 
     SimProcess(final Kernel kernel, final Origin origin, final ProcessBody body)
     {
@@ -179,8 +184,23 @@ public final class SimProcess
         {
             return "";
         }
+        final Signal[] any = s == ANY ? blockedOnAny : null;
+        final String names;
+        if (any != null)
+        {
+            final StringBuilder b = new StringBuilder("any of: ");
+            for (int i = 0; i < any.length; i++)
+            {
+                b.append(i == 0 ? "" : " | ").append(any[i].name());
+            }
+            names = b.toString();
+        }
+        else
+        {
+            names = s.name();
+        }
         final Object what = waitingWhat;
-        return what == null ? s.name() : describe(what) + " [" + s.name() + "]";
+        return what == null ? names : describe(what) + " [" + names + "]";
     }
 
     /**
@@ -373,6 +393,70 @@ public final class SimProcess
         {
             await(signal, what);
         }
+    }
+
+    /**
+     * Parks the process until {@code condition} holds, resumed by whichever of {@code signals}
+     * fires first: what a progress engine does when it may be unblocked by any of several
+     * operations (a blocking receive while collectives are in flight). Returns at once if the
+     * condition holds. A process woken by one signal is taken off the others' waiters.
+     *
+     * @param condition what must hold.
+     * @param signals   fired by whatever may make the condition true; at least one, none null.
+     * @param what      the wait's description for reports, or null (see {@link #await(Signal, Object)}).
+     */
+    public void awaitAny(final BooleanSupplier condition, final Signal[] signals, final Object what)
+    {
+        QsnetException.require(signals.length > 0, "signals", "an empty array", "must name at least one signal");
+        if (signals.length == 1)
+        {
+            awaitUntil(condition, signals[0], what);
+            return;
+        }
+        while (!condition.getAsBoolean())
+        {
+            checkCaller();
+            waitingOn = ANY;
+            waitingWhat = what;
+            blockedOnAny = signals;
+            STATE.setRelease(this, ProcessState.BLOCKED);
+            blockedOn = ANY;
+            for (final Signal sig : signals)
+            {
+                sig.addWaiter(this);
+            }
+            kernel.handOff(this);
+            STATE.setRelease(this, ProcessState.RUNNING);
+            for (final Signal sig : signals)
+            {
+                sig.removeWaiter(this);
+            }
+            blockedOnAny = null;
+            waitingOn = null;
+            waitingWhat = null;
+            rethrowPending();
+        }
+    }
+
+    /** Whether a signal that fires now should resume this process. */
+    boolean parkedOn(final Signal s)
+    {
+        final Signal b = blockedOn;
+        if (b == s)
+        {
+            return true;
+        }
+        if (b == ANY)
+        {
+            for (final Signal x : blockedOnAny)
+            {
+                if (x == s)
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -120,6 +120,57 @@ class KernelTest
     }
 
     @Test
+    void shouldResumeAProcessParkedOnSeveralSignalsAtTheFirstThatMakesItsConditionTrue()
+    {
+        final Kernel k = new Kernel();
+        final Origin nic = k.origin(1, "nic");
+        final Signal a = new Signal("a");
+        final Signal b = new Signal("b");
+        final Signal c = new Signal("c");
+        final boolean[] set = new boolean[3];
+        // b fires first but leaves the condition false: the process parks again on all three
+        nic.schedule(300, t -> b.fire());
+        nic.schedule(500, t ->
+        {
+            set[2] = true;
+            c.fire();
+        });
+        nic.schedule(900, t ->
+        {
+            set[0] = true;
+            a.fire();
+        });
+        final long[] woke = new long[2];
+        k.spawn(100, "waiter", self ->
+        {
+            self.awaitAny(() -> set[0] || set[2], new Signal[] {a, b, c}, "a or c");
+            woke[0] = self.nowNs();
+            // taken off every signal it waited for: a later wait on a alone is resumed by a, once
+            self.await(a);
+            woke[1] = self.nowNs();
+        });
+        k.run().throwIfFailed();
+        assertEquals(500, woke[0]);
+        assertEquals(900, woke[1]);
+        assertTrue(!a.hasWaiters() && !b.hasWaiters() && !c.hasWaiters());
+    }
+
+    @Test
+    void shouldReportADeadlockOfAProcessParkedOnSeveralSignalsNamingThemAll()
+    {
+        final Kernel k = new Kernel();
+        k.spawn(10, "rank 0", self -> self.awaitAny(() -> false,
+            new Signal[] {new Signal("recv from 1"), new Signal("ibarrier round 0")}, "MPI_Recv"));
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertTrue(e.getMessage().contains("rank 0 waits for MPI_Recv [any of: recv from 1 | ibarrier round 0]"), e.getMessage());
+        final Kernel k2 = new Kernel();
+        final Throwable[] refused = new Throwable[1];
+        k2.spawn(0, "p", self -> refused[0] = assertThrows(QsnetException.class, () -> self.awaitAny(() -> false, new Signal[0], null)));
+        k2.run().throwIfFailed();
+        assertTrue(refused[0].getMessage().contains("signals"), refused[0].getMessage());
+    }
+
+    @Test
     void shouldInterleaveTwoProcessesPingPongWithExactTimes()
     {
         final Kernel k = new Kernel();
