@@ -33,6 +33,14 @@ final class AddressSpace
     private final long elanSdramBase;
     /** Main offset -> {Elan address, length} of every main range mapped into the Elan. */
     private final TreeMap<Long, long[]> mainMappings = new TreeMap<>();
+    /**
+     * The mapping {@link #main2elan} found last (host offset, length, Elan address), or a length of
+     * 0: a program that waits on one event word again and again translates it without a tree look-up
+     * (and without boxing the key). Cleared whenever {@link #mainMappings} changes.
+     */
+    private long lastMainOff;
+    private long lastMainLen;
+    private long lastMainElan;
     private boolean standardMappings;
     private final List<long[]> mallocRanges = new ArrayList<>();
 
@@ -93,6 +101,7 @@ final class AddressSpace
         final long end = (off + size + SparseMemory.PAGE_SIZE - 1) & -SparseMemory.PAGE_SIZE;
         hw.mmu().map(first, Mmu.Kind.MAIN, first, end - first, Mmu.ALL);
         mainMappings.put(off, new long[] {off, size});
+        lastMainLen = 0;
     }
 
     /** {@code elan3_allocMain}: the host address, or 0. */
@@ -153,11 +162,18 @@ final class AddressSpace
     long main2elan(final long hostAddr)
     {
         final long off = hostAddr - Elan3.HOST_MAIN_BASE;
+        if (off - lastMainOff >= 0 && off - lastMainOff < lastMainLen)
+        {
+            return lastMainElan + (off - lastMainOff);
+        }
         final Map.Entry<Long, long[]> e = mainMappings.floorEntry(off);
         if (e == null || off >= e.getKey() + e.getValue()[1])
         {
             return Elan3.ELAN_BAD_ADDR;
         }
+        lastMainOff = e.getKey();
+        lastMainLen = e.getValue()[1];
+        lastMainElan = e.getValue()[0];
         return e.getValue()[0] + (off - e.getKey());
     }
 
@@ -213,6 +229,7 @@ final class AddressSpace
             return -1;
         }
         mainMappings.put(hostAddr - Elan3.HOST_MAIN_BASE, new long[] {elanAddr, size});
+        lastMainLen = 0;
         nic.flushTlb(hw);
         return 0;
     }
@@ -222,6 +239,7 @@ final class AddressSpace
     {
         hw.mmu().unmap(elanAddr, size);
         mainMappings.entrySet().removeIf(e -> e.getValue()[0] >= elanAddr && e.getValue()[0] < elanAddr + size);
+        lastMainLen = 0;
         nic.flushTlb(hw);
     }
 }
