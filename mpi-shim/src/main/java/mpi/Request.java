@@ -363,6 +363,61 @@ public class Request implements Freeable
                 s.index = MPI.UNDEFINED;
                 return s;
             }
+            parkOnAny(requests);
+        }
+    }
+
+    /**
+     * None of {@code requests} has completed in a pass: parks until an operation of one of them, or
+     * of a collective in flight at this rank, completes (a deadlock report then names them all).
+     * When one of them has no NIC event to wait on (a generalised request, which another thread
+     * completes), returns at once and the caller polls again, as a progress engine spins.
+     */
+    private static void parkOnAny(final Request[] requests)
+    {
+        final java.util.List<org.qsnet.elan.ElanEvent> events = new java.util.ArrayList<>();
+        Rank rank = null;
+        for (final Request r : requests)
+        {
+            if (inactive(r) || r.consumed)
+            {
+                continue;
+            }
+            rank = r.comm.rank;
+            if (r instanceof Schedule s)
+            {
+                s.pendingEvents(events);
+            }
+            else if (r.tx != null)
+            {
+                events.add(r.tx);
+            }
+            else if (r.rx != null)
+            {
+                events.add(r.rx);
+            }
+            else
+            {
+                return;
+            }
+        }
+        if (rank == null)
+        {
+            return;
+        }
+        // the progress rule: collectives in flight advance (an operation of theirs that completed
+        // would otherwise end every park at once)
+        rank.progressSchedules();
+        for (final Schedule s : rank.schedules)
+        {
+            if (!java.util.Arrays.asList(requests).contains(s))
+            {
+                s.pendingEvents(events);
+            }
+        }
+        if (!events.isEmpty())
+        {
+            rank.tport.waitAny(events.toArray(new org.qsnet.elan.ElanEvent[0]), "MPI_Waitany over " + requests.length + " requests");
         }
     }
 

@@ -448,4 +448,54 @@ class NonBlockingCollectivesTest
         org.junit.jupiter.api.Assertions.assertTrue(m.contains("deadlock") && m.contains("rank 0: BLOCKED")
             && m.contains("waits for MPI receive [Tports receive of tag 77 from sender 1") && m.contains("any of: "), m);
     }
+
+    /**
+     * {@code MPI_Waitany} over receives while a reduction is in flight: rank 1 sends to rank 0
+     * only once the reduction has completed, so rank 0, waiting in {@code waitAny}, must progress
+     * it; then a real deadlock: rank 0 waits for any of two receives nobody sends.
+     */
+    public static final class WaitAnyProgressAndDeadlock
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            final Intracomm w = MPI.COMM_WORLD;
+            final int r = w.getRank();
+            final int[] in = {r + 1};
+            final int[] out = new int[1];
+            final Request red = w.iAllReduce(in, out, 1, MPI.INT, MPI.SUM);
+            if (r == 0)
+            {
+                final int[] a = new int[1];
+                final int[] b = new int[1];
+                final Request[] two = {w.iRecv(a, 1, MPI.INT, 1, 5), w.iRecv(b, 1, MPI.INT, 2, 5)};
+                final int first = Request.waitAny(two);
+                check(first == 0 && a[0] == 99, "waitAny: index " + first + ", " + a[0]);
+                red.waitFor();
+                // index 1 stays pending: nobody sends it; with a fresh receive, nothing can complete
+                Request.waitAny(new Request[] {two[1], w.iRecv(a, 1, MPI.INT, 3, 6)});
+            }
+            else
+            {
+                red.waitFor();
+                if (r == 1)
+                {
+                    w.send(new int[] {99}, 1, MPI.INT, 0, 5);
+                }
+            }
+            check(out[0] == w.getSize() * (w.getSize() + 1) / 2, "allReduce " + out[0]);
+            MPI.Finalize();
+        }
+    }
+
+    @Test
+    void shouldProgressInWaitAnyAndReportItsDeadlock()
+    {
+        final Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class,
+            () -> Job.run(4, WaitAnyProgressAndDeadlock.class));
+        final String m = String.valueOf(e.getMessage());
+        // rank 0 got past the first waitAny (it progressed the reduction) and parked in the second
+        org.junit.jupiter.api.Assertions.assertTrue(m.contains("deadlock") && m.contains("rank 0: BLOCKED")
+            && m.contains("MPI_Waitany over 2 requests") && m.contains("any of: "), m);
+    }
 }

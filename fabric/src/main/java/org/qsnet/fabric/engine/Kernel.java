@@ -54,6 +54,8 @@ public final class Kernel
     private volatile boolean driverTurn;
     private volatile boolean stopRequested;
     private boolean watchdogUnanswered;
+    /** Whether the driver thread was interrupted while the kernel ran (a test's timeout, a cancelled run). */
+    private boolean interruptedRun;
     private Throwable abortCause;
     private boolean finished;
 
@@ -301,8 +303,16 @@ public final class Kernel
             final RunReport r = snapshot();
             finished = true;
             killAll();
-            throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
-                + context.watchdogNs() / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns"
+            if (interruptedRun)
+            {
+                // the caller asked for the stop: it keeps its interrupt
+                Thread.currentThread().interrupt();
+            }
+            throw new SimulationException((interruptedRun
+                ? "interrupted (the thread driving the run was interrupted: a timeout or a cancel) at simulated time "
+                    + nowNs + " ns"
+                : "watchdog (a wall-clock safety net, not a result): the run took more than "
+                + context.watchdogNs() / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns")
                 + (watchdogUnanswered ? "; a process did not give control back to the kernel (it computes, or spins"
                     + " with nothing pending), so the report is a snapshot and that process may still run" : ""),
                 null, r);
@@ -353,27 +363,46 @@ public final class Kernel
     {
         final long watchdogNs = context.watchdogNs();
         final long start = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
+        long stopAskedNs = 0;
         while (!driverTurn)
         {
-            if (watchdogNs > 0)
+            if (watchdogNs > 0 || stopRequested)
             {
                 LockSupport.parkNanos(this, 100_000_000L);
-                final long elapsedNs = System.nanoTime() - start; // wall-clock: safety net only
-                if (!driverTurn && elapsedNs > watchdogNs)
-                {
-                    // ask the kernel to stop at its next event; a process that never calls the
-                    // library cannot be stopped, so after a grace second the driver leaves anyway
-                    stopRequested = true;
-                    if (elapsedNs > watchdogNs + WATCHDOG_GRACE_NS)
-                    {
-                        watchdogUnanswered = true;
-                        return;
-                    }
-                }
             }
             else
             {
                 LockSupport.park(this);
+            }
+            if (driverTurn)
+            {
+                return;
+            }
+            if (!stopRequested && Thread.interrupted())
+            {
+                // a timeout or a cancel interrupted the driver: stop at the next event, as the watchdog does
+                interruptedRun = true;
+                stopRequested = true;
+            }
+            if (!stopRequested && watchdogNs > 0 && System.nanoTime() - start > watchdogNs) // wall-clock: safety net only
+            {
+                // ask the kernel to stop at its next event
+                stopRequested = true;
+            }
+            if (stopRequested)
+            {
+                // a process that never calls the library cannot be stopped: after a grace second
+                // the driver leaves anyway
+                final long now = System.nanoTime(); // wall-clock: safety net only
+                if (stopAskedNs == 0)
+                {
+                    stopAskedNs = now;
+                }
+                else if (now - stopAskedNs > WATCHDOG_GRACE_NS)
+                {
+                    watchdogUnanswered = true;
+                    return;
+                }
             }
         }
     }
@@ -523,7 +552,8 @@ public final class Kernel
 
     boolean fastPathAllowed(final long newClockNs)
     {
-        return queue.peekTimeNs() >= newClockNs && newClockNs <= limitNs;
+        // a stop (watchdog, interrupt) must reach a process that polls with nothing pending too
+        return queue.peekTimeNs() >= newClockNs && newClockNs <= limitNs && !stopRequested;
     }
 
     void setNow(final long timeNs)

@@ -171,6 +171,49 @@ class KernelTest
     }
 
     @Test
+    void shouldStopARunThatNeverEndsWhenItsDriverIsInterrupted() throws Exception
+    {
+        // a process that polls forever: simulated time runs on, no deadlock is ever seen; a test's
+        // timeout (which interrupts the thread that runs the kernel) must still end the run
+        final Kernel k = new Kernel();
+        k.spawn(0, "spinner", self ->
+        {
+            while (true)
+            {
+                self.poll(50);
+            }
+        });
+        final Throwable[] thrown = new Throwable[1];
+        final boolean[] keptInterrupt = new boolean[1];
+        final Thread driver = new Thread(() ->
+        {
+            try
+            {
+                k.run();
+            }
+            catch (final Throwable t)
+            {
+                thrown[0] = t;
+                keptInterrupt[0] = Thread.currentThread().isInterrupted();
+            }
+        });
+        driver.start();
+        Thread.sleep(300);
+        driver.interrupt();
+        driver.join(10_000);
+        assertTrue(!driver.isAlive(), "the run did not stop");
+        assertTrue(thrown[0] instanceof SimulationException, String.valueOf(thrown[0]));
+        assertTrue(thrown[0].getMessage().startsWith("interrupted"), thrown[0].getMessage());
+        assertTrue(keptInterrupt[0]);
+        // the poller was stopped at its next poll, not abandoned still spinning on the carrier
+        assertTrue(!thrown[0].getMessage().contains("did not give control back"), thrown[0].getMessage());
+        assertEquals(ProcessState.KILLED, k.processes().get(0).state());
+        final Kernel next = new Kernel();
+        next.spawn(0, "after", self -> self.advance(10));
+        assertEquals(10, next.run().endNs());
+    }
+
+    @Test
     void shouldInterleaveTwoProcessesPingPongWithExactTimes()
     {
         final Kernel k = new Kernel();
