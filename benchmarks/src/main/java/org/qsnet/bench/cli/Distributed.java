@@ -92,6 +92,7 @@ final class Distributed
         final byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         final long jobId = ProcessHandle.current().pid() << 16 ^ System.nanoTime() & 0xffff; // an id, not a result
+        sweepStaleJobDirectories();
         final Path dir = Files.createTempDirectory("qsnet-job-");
         final List<Process> children = new ArrayList<>();
         int status;
@@ -131,6 +132,39 @@ final class Distributed
             Files.deleteIfExists(dir);
         }
         return status;
+    }
+
+    /**
+     * Removes what killed {@code --jvms} jobs left in the temporary directory: their ring files
+     * whose creator is dead ({@link ShmTransport#sweepStale}), then their directories once empty and
+     * more than a minute old (a younger empty one may be a job that is starting).
+     */
+    static void sweepStaleJobDirectories()
+    {
+        final Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try (var dirs = Files.newDirectoryStream(tmp, "qsnet-job-*"))
+        {
+            for (final Path d : dirs)
+            {
+                if (!Files.isDirectory(d) || !Files.isWritable(d))
+                {
+                    continue;
+                }
+                ShmTransport.sweepStale(d);
+                final boolean old = Files.getLastModifiedTime(d).toMillis() < System.currentTimeMillis() - 60_000; // wall-clock: housekeeping only
+                try (var left = Files.list(d))
+                {
+                    if (old && left.findAny().isEmpty())
+                    {
+                        Files.deleteIfExists(d);
+                    }
+                }
+            }
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            // housekeeping: never a reason to fail the job
+        }
     }
 
     /** One partition of a --coordinator job: rank and size from the launcher, TCP between partitions. */

@@ -47,7 +47,8 @@ public final class ShmTransport extends RingTransport
 {
     private static final System.Logger LOG = System.getLogger(ShmTransport.class.getName());
     private static final long MAGIC = 0x51534e45545f5348L; // "QSNET_SH"
-    private static final int VERSION = 1;
+    /** 2: the creator's process id in the header, for {@link #sweepStale}. */
+    static final int VERSION = 2;
     private static final int HEADER_BYTES = 512;
     private static final int M_MAGIC = 0;
     private static final int M_VERSION = 8;
@@ -56,6 +57,8 @@ public final class ShmTransport extends RingTransport
     private static final int M_FROM = 24;
     private static final int M_TO = 28;
     private static final int M_MAX_PAYLOAD = 32;
+    /** The process id of the file's creator (version 2 on). */
+    static final int M_CREATOR_PID = 40;
     private static final int M_CREATOR_NONCE = 64;
     private static final int M_ATTACHER_NONCE = 96;
     private static final int M_ATTACHER_PROOF = 128;
@@ -143,9 +146,81 @@ public final class ShmTransport extends RingTransport
         return directory.resolve(String.format("job-%016x-%d-to-%d.ring", context.jobId(), from, to));
     }
 
+    /**
+     * Deletes the ring files in {@code directory} whose creator has died: what a job killed before
+     * it could close its transports (SIGKILL, a crashed host JVM) left behind. Under
+     * {@code /dev/shm} such files hold memory until deleted. A file is stale when its header says
+     * who created it and no process with that id is alive; files of running jobs, files this
+     * process created, files whose header cannot be read or predates the creator's id (version 1)
+     * are left alone. Called by every {@link #open}; errors are logged, never thrown.
+     *
+     * @param directory the directory of the job files.
+     * @return how many files were deleted.
+     */
+    public static int sweepStale(final Path directory)
+    {
+        if (!Files.isDirectory(directory))
+        {
+            return 0;
+        }
+        int deleted = 0;
+        try (var files = Files.newDirectoryStream(directory, "job-*.ring"))
+        {
+            for (final Path f : files)
+            {
+                final long pid = creatorPid(f);
+                if (pid > 0 && pid != ProcessHandle.current().pid()
+                    && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                {
+                    try
+                    {
+                        Files.deleteIfExists(f);
+                        deleted++;
+                    }
+                    catch (final IOException e)
+                    {
+                        LOG.log(Level.WARNING, "could not delete the stale ring file " + f + ": " + e);
+                    }
+                }
+            }
+        }
+        catch (final IOException e)
+        {
+            LOG.log(Level.WARNING, "could not look for stale ring files in " + directory + ": " + e);
+        }
+        if (deleted > 0)
+        {
+            LOG.log(Level.INFO, "deleted " + deleted + " ring file(s) of dead processes in " + directory);
+        }
+        return deleted;
+    }
+
+    /** The creator's process id in a ring file's header, or -1 if it has none (or cannot be read). */
+    private static long creatorPid(final Path f)
+    {
+        try (var ch = java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.READ))
+        {
+            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(M_CREATOR_PID + 8).order(java.nio.ByteOrder.nativeOrder());
+            while (b.hasRemaining() && ch.read(b) > 0)
+            {
+                // read the header's first words
+            }
+            if (b.hasRemaining() || b.getLong(M_MAGIC) != MAGIC || b.getInt(M_VERSION) < 2)
+            {
+                return -1;
+            }
+            return b.getLong(M_CREATOR_PID);
+        }
+        catch (final IOException e)
+        {
+            return -1;
+        }
+    }
+
     private void connect()
     {
         final long size = HEADER_BYTES + FrameRing.footprint(capacity);
+        sweepStale(directory);
         try
         {
             if (!Files.isDirectory(directory))
@@ -178,6 +253,7 @@ public final class ShmTransport extends RingTransport
                 s.writeInt(M_FROM, p);
                 s.writeInt(M_TO, partition);
                 s.writeInt(M_MAX_PAYLOAD, maxPayloadBytes);
+                s.writeLong(M_CREATOR_PID, ProcessHandle.current().pid());
                 s.write(M_CREATOR_NONCE, JobAuthenticator.nonce());
                 s.writeLong(M_CONSUMER_BEAT, System.currentTimeMillis()); // wall-clock: transport liveness and timeouts, never part of a result
                 s.writeOrderedInt(M_STATE, CREATED);
