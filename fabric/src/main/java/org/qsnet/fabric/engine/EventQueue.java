@@ -46,6 +46,13 @@ import java.util.Arrays;
  * therefore exactly the {@code (time, origin, originSeq)} order. When the rank would pass 32
  * bits, the pending events are renumbered {@code 0..size-1} in tie order, which leaves every
  * pairwise order (and so every heap) unchanged.
+ *
+ * <p>Why one class of about 750 lines: the levels (pool, bottom heap, sorted run, ring, overflow)
+ * share one set of flat arrays and indices, and every add and poll crosses several of them. As
+ * separate classes each crossing would be a field load and a call on the kernel's hottest path,
+ * and their invariants (every event of a level earlier than every event of the next) could not be
+ * kept by any one of them. The levels are sections of the file; {@code EventQueueTest} checks the
+ * whole against a reference order.
  */
 final class EventQueue
 {

@@ -32,6 +32,13 @@ import org.qsnet.fabric.QsnetException;
  *                                               Resume(P) -> continue; Resume(Q) -> unpark Q, park P
  *   queue empty or past the limit -> control returns to the driver
  * </pre>
+ *
+ * <p>Why one class of about 570 lines: the dispatch loop, the hand-off between process threads
+ * and the driver's wait (with its stop requests: watchdog, interrupt) read and write the same few
+ * fields (now, the current process, the turn flags, the stop flags) under a protocol that is only
+ * correct as a whole; split, that protocol would be spread over classes that each see half of it.
+ * What is not part of it lives elsewhere: the queue ({@link EventQueue}), the processes' own side
+ * ({@link SimProcess}), the report's data ({@link RunReport}).
  */
 public final class Kernel
 {

@@ -19,6 +19,11 @@ import org.qsnet.fabric.QsnetException;
  * event before the new clock, so code that reads memory after a call sees everything that
  * landed before "now". When nothing is pending before the new clock the call returns at once
  * without a thread switch (fast path).
+ *
+ * <p>About 550 lines, one class: each primitive (advance, poll, compute, await, awaitAny,
+ * failWith) is a few lines over the same private state (clock, turn, blocked-on signals, the
+ * pending error) whose hand-off ordering the class comment of {@link Kernel} describes; most of the
+ * length is their contracts' Javadoc.
  */
 public final class SimProcess
 {

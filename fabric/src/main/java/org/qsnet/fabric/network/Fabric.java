@@ -36,6 +36,8 @@ import org.qsnet.fabric.engine.Origin;
  * tables, statistics); a packet's life runs in two package-private collaborators:
  * {@link HeaderRouter} (injection, the header's hops, virtual channels, waiting and arbitration)
  * and {@link CircuitDelivery} (body, CRC check, delivery, acknowledgement, release).
+ * At about 490 lines, most of it is the construction of the tree and the public accessors with
+ * their contracts; no packet's event runs code of this class.
  */
 public final class Fabric
 {

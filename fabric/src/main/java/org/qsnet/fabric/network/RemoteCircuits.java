@@ -36,6 +36,11 @@ import org.qsnet.fabric.engine.Kernel;
  * <p>Node links: the owner keeps their virtual channels and waiting headers; a replica takes
  * the channel named in HEAD when the header reaches the leaf and frees it at the ACK (nothing in
  * a replica reads it in between), and keeps the bodies reserved on it, as for every other link.
+ *
+ * <p>About 570 lines, one class: the five kinds of shipped events, their encoding and their
+ * replay are one protocol (what HEAD carries is what the replica's TAIL and ACK rely on), and
+ * half of the length is that protocol's description. It is on the packet path only in a
+ * partitioned run; a run in one JVM never calls it.
  */
 public final class RemoteCircuits
 {

@@ -46,6 +46,10 @@ import org.qsnet.fabric.network.PacketEndpoint;
  *  internal bus] --> staged packet --(free VC)--> fabric ... --> [inputter: microcode, TLB,
  *  internal bus, write (SDRAM|PCI)] --> memory, dest event --> ack --> source: src event
  * </pre>
+ *
+ * <p>About 460 lines: the composition root of those units and the public API that Elan3lib
+ * drives, each method a delegation with its contract's Javadoc (the mechanisms are in the
+ * units, as said above).
  */
 public final class Elan3Nic implements PacketEndpoint
 {
