@@ -37,7 +37,8 @@ import org.qsnet.fabric.engine.Origin;
  * {@link HeaderRouter} (injection, the header's hops, virtual channels, waiting and arbitration)
  * and {@link CircuitDelivery} (body, CRC check, delivery, acknowledgement, release).
  * At about 490 lines, most of it is the construction of the tree and the public accessors with
- * their contracts; no packet's event runs code of this class.
+ * their contracts; a packet passes through it only in {@code Port.inject}, a one-line delegation
+ * to {@link HeaderRouter}.
  */
 public final class Fabric
 {
