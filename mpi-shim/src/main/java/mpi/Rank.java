@@ -183,7 +183,6 @@ final class Rank
      */
     void awaitProgressing(final org.qsnet.elan.ElanEvent op, final Object what)
     {
-        final List<org.qsnet.elan.ElanEvent> events = new ArrayList<>();
         while (!schedules.isEmpty() && !progressing)
         {
             progressSchedules();
@@ -191,30 +190,29 @@ final class Rank
             {
                 return;
             }
-            events.clear();
-            events.add(op);
-            for (final Schedule s : schedules)
-            {
-                s.pendingEvents(events);
-            }
-            tport.waitAny(events.toArray(new org.qsnet.elan.ElanEvent[0]), what);
+            final List<org.qsnet.elan.ElanEvent> ops = new ArrayList<>();
+            ops.add(op);
+            parkOnAny(ops, what);
         }
     }
 
     /**
-     * Parks until an operation of any collective's current round completes (every collective
-     * advanced first): how a wait for one of several collectives in flight blocks.
+     * Parks until one of {@code ops} or an operation of a collective's current round completes
+     * (the caller has advanced the collectives): how a rank waits when any of several operations
+     * may let it go on. A deadlock report names every operation it waited for.
+     *
+     * @param ops  send and receive events of this rank's port (the collectives' are added).
+     * @param what the wait's description for reports.
      */
-    void awaitAnySchedule(final Object what)
+    void parkOnAny(final List<org.qsnet.elan.ElanEvent> ops, final Object what)
     {
-        final List<org.qsnet.elan.ElanEvent> events = new ArrayList<>();
         for (final Schedule s : schedules)
         {
-            s.pendingEvents(events);
+            s.pendingEvents(ops);
         }
-        if (!events.isEmpty())
+        if (!ops.isEmpty())
         {
-            tport.waitAny(events.toArray(new org.qsnet.elan.ElanEvent[0]), what);
+            tport.waitAny(ops.toArray(new org.qsnet.elan.ElanEvent[0]), what);
         }
     }
 

@@ -375,7 +375,7 @@ public class Request implements Freeable
      */
     private static void parkOnAny(final Request[] requests)
     {
-        final java.util.List<org.qsnet.elan.ElanEvent> events = new java.util.ArrayList<>();
+        final java.util.List<org.qsnet.elan.ElanEvent> ops = new java.util.ArrayList<>();
         Rank rank = null;
         for (final Request r : requests)
         {
@@ -384,40 +384,26 @@ public class Request implements Freeable
                 continue;
             }
             rank = r.comm.rank;
-            if (r instanceof Schedule s)
+            if (r.tx != null)
             {
-                s.pendingEvents(events);
-            }
-            else if (r.tx != null)
-            {
-                events.add(r.tx);
+                ops.add(r.tx);
             }
             else if (r.rx != null)
             {
-                events.add(r.rx);
+                ops.add(r.rx);
             }
-            else
+            else if (!(r instanceof Schedule))
             {
+                // a schedule's operations come with the rank's collectives below
                 return;
             }
         }
-        if (rank == null)
+        if (rank != null)
         {
-            return;
-        }
-        // the progress rule: collectives in flight advance (an operation of theirs that completed
-        // would otherwise end every park at once)
-        rank.progressSchedules();
-        for (final Schedule s : rank.schedules)
-        {
-            if (!java.util.Arrays.asList(requests).contains(s))
-            {
-                s.pendingEvents(events);
-            }
-        }
-        if (!events.isEmpty())
-        {
-            rank.tport.waitAny(events.toArray(new org.qsnet.elan.ElanEvent[0]), "MPI_Waitany over " + requests.length + " requests");
+            // the progress rule: collectives in flight advance (an operation of theirs that
+            // completed would otherwise end every park at once)
+            rank.progressSchedules();
+            rank.parkOnAny(ops, "MPI_Waitany over " + requests.length + " requests");
         }
     }
 

@@ -206,7 +206,7 @@ final class Schedule extends Request
                 {
                     break;
                 }
-                comm.rank.awaitAnySchedule(this);
+                comm.rank.parkOnAny(new ArrayList<>(), this);
                 continue;
             }
             // only this one: park on its first outstanding operation (a parked rank is what a
