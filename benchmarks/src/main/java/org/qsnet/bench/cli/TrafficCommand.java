@@ -34,6 +34,20 @@ public final class TrafficCommand implements Callable<Integer>
         + "Either injection (straight into the links, or through the NIC model). Default: ${DEFAULT-VALUE}.")
     int partitions;
 
+    @Option(names = "--jvms", paramLabel = "N", defaultValue = "1", description = "Run each point in N partitions, one "
+        + "per JVM of this host (this one and N-1 it starts, joined by shared memory, in conservative windows); the "
+        + "results are the same as in one JVM. Excludes --partitions. Default: ${DEFAULT-VALUE}.")
+    int jvms;
+
+    @Option(names = "--partition", hidden = true, description = "Internal (--jvms): this JVM's partition.")
+    Integer partition;
+
+    @Option(names = "--shm-dir", hidden = true, description = "Internal (--jvms): the job's shared-memory directory.")
+    String shmDir;
+
+    @Option(names = "--job-id", hidden = true, description = "Internal (--jvms): the job's id.")
+    Long jobId;
+
     @Option(names = {"-p", "--pattern"}, split = ",", defaultValue = "uniform",
         description = "Workloads, comma-separated. Default: ${DEFAULT-VALUE}.")
     List<String> patterns;
@@ -54,7 +68,19 @@ public final class TrafficCommand implements Callable<Integer>
     OutputOptions output;
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
+    {
+        QsnetException.require(jvms >= 1, "--jvms", jvms, "must be at least 1");
+        if (jvms > 1)
+        {
+            QsnetException.require(partitions == 1, "--jvms", jvms, "and --partitions exclude each other");
+            return JvmJob.run(jvms, partition, shmDir, jobId, this::sweep);
+        }
+        return sweep(null);
+    }
+
+    /** The sweep, in this JVM alone ({@code job} null) or as one partition of a --jvms job. */
+    private int sweep(final JvmJob job) throws Exception
     {
         if (loads == null || loads.length == 0)
         {
@@ -109,7 +135,22 @@ public final class TrafficCommand implements Callable<Integer>
             for (final double load : loads)
             {
                 final TrafficPoint pt;
-                if (partitions > 1)
+                if (job != null)
+                {
+                    final TrafficExperiment.Partitioned r;
+                    try (org.qsnet.fabric.transport.Transport t = job.open(done))
+                    {
+                        r = TrafficExperiment.partitionOfJob(spec, load, t, workload::thin);
+                    }
+                    if (r == null)
+                    {
+                        // another partition's JVM: partition 0 prints the results
+                        done++;
+                        continue;
+                    }
+                    pt = r.point();
+                }
+                else if (partitions > 1)
                 {
                     pt = TrafficExperiment.partitioned(spec, load, partitions, workload::thin).point();
                 }
@@ -146,6 +187,10 @@ public final class TrafficCommand implements Callable<Integer>
                     p.label(), pt.offeredLoad(), pt.acceptedLoad());
             }
             series.add(new Plots.Series(p.label(), x, y));
+        }
+        if (job != null && job.partition != 0)
+        {
+            return 0;
         }
         if (perNode)
         {

@@ -391,7 +391,7 @@ public final class TrafficExperiment
                 progress.accept(until);
             }
         }
-        return point(List.of(this));
+        return point(this, List.of(Counts.of(this)));
     }
 
     private void runTo(final long untilNs)
@@ -489,13 +489,145 @@ public final class TrafficExperiment
             traceSum += e.kernel.traceSum();
             tracedEvents += e.kernel.tracedEvents();
         }
-        return new Partitioned(point(parts), first, first.driver.windows(), traceSum, tracedEvents);
+        final List<Counts> counts = new ArrayList<>();
+        for (final TrafficExperiment e : parts)
+        {
+            counts.add(Counts.of(e));
+        }
+        return new Partitioned(point(first, counts), first, first.driver.windows(), traceSum, tracedEvents);
     }
 
-    /** The outcome from the counters of every partition (one, in a run in one JVM). */
-    private static TrafficPoint point(final List<TrafficExperiment> parts)
+    /**
+     * This JVM's partition of a run split over JVMs ({@code qsnet traffic --jvms N}): runs the
+     * partition that {@code transport} says, in conservative windows with the others, then sends
+     * what it counted to partition 0, which combines everyone's into the run's outcome, the same
+     * bit for bit as in one JVM.
+     *
+     * @param spec        the workload.
+     * @param offeredLoad offered load per sending node.
+     * @param transport   this JVM's endpoint of the job (its partition and the partition count).
+     * @param prepare     told the partition's fabric before the run.
+     * @return at partition 0 the outcome (its experiment holds the network's statistics); elsewhere null.
+     */
+    public static Partitioned partitionOfJob(final TrafficSpec spec, final double offeredLoad,
+        final org.qsnet.fabric.transport.Transport transport, final java.util.function.Consumer<Fabric> prepare)
     {
-        final TrafficExperiment e0 = parts.get(0);
+        final int n = transport.partitionCount();
+        org.qsnet.fabric.QsnetException.require(n >= 2 && n <= spec.nodes(), "partitions", n, "must be in 2.." + spec.nodes());
+        final TrafficExperiment e = new TrafficExperiment(spec, offeredLoad,
+            new org.qsnet.fabric.network.Partitioning(n, transport.partition(), spec.nodes()));
+        e.driver = new org.qsnet.fabric.distributed.PartitionDriver(e.kernel, e.fabric.remote(), transport);
+        prepare.accept(e.fabric);
+        e.run();
+        final byte[][] all = e.driver.gather(Counts.of(e).encode());
+        if (all == null)
+        {
+            return null;
+        }
+        final List<Counts> counts = new ArrayList<>();
+        long traceSum = 0;
+        long tracedEvents = 0;
+        for (final byte[] b : all)
+        {
+            final Counts c = Counts.decode(b, spec.nodes());
+            counts.add(c);
+            traceSum += c.traceSum;
+            tracedEvents += c.tracedEvents;
+        }
+        return new Partitioned(point(e, counts), e, e.driver.windows(), traceSum, tracedEvents);
+    }
+
+    /**
+     * What one partition counted: its nodes' bytes, messages and latencies, its jobs' bytes, its
+     * NICs' refusals and duplicates, its events' digest. Partition 0 adds them up; in a run in one
+     * JVM there is one.
+     */
+    static final class Counts
+    {
+        final long[] acceptedBytes;
+        final long[] ownMessages;
+        final long[] ownLatencySumNs;
+        final long[] jobBytes = new long[2];
+        final long[] jobGeneratedBytes = new long[2];
+        long messages;
+        long latencySumNs;
+        long refused;
+        long duplicates;
+        long traceSum;
+        long tracedEvents;
+
+        Counts(final int nodes)
+        {
+            acceptedBytes = new long[nodes];
+            ownMessages = new long[nodes];
+            ownLatencySumNs = new long[nodes];
+        }
+
+        static Counts of(final TrafficExperiment e)
+        {
+            final Counts c = new Counts(e.nodes.length);
+            for (int i = 0; i < e.nodes.length; i++)
+            {
+                c.acceptedBytes[i] = e.nodes[i].acceptedBytes;
+                c.ownMessages[i] = e.nodes[i].ownMessages;
+                c.ownLatencySumNs[i] = e.nodes[i].ownLatencySumNs;
+            }
+            System.arraycopy(e.jobBytes, 0, c.jobBytes, 0, 2);
+            System.arraycopy(e.jobGeneratedBytes, 0, c.jobGeneratedBytes, 0, 2);
+            c.messages = e.messages;
+            c.latencySumNs = e.latencySumNs;
+            if (e.machine != null)
+            {
+                final org.qsnet.fabric.machine.LinkErrorStats s = e.machine.linkErrorStats();
+                c.refused = s.outOfOrderRefusals();
+                c.duplicates = s.duplicatesDiscarded();
+            }
+            c.traceSum = e.kernel.traceSum();
+            c.tracedEvents = e.kernel.tracedEvents();
+            return c;
+        }
+
+        byte[] encode()
+        {
+            final int n = acceptedBytes.length;
+            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (3 * n + 4 + 6));
+            for (final long[] a : new long[][] {acceptedBytes, ownMessages, ownLatencySumNs, jobBytes, jobGeneratedBytes})
+            {
+                for (final long v : a)
+                {
+                    b.putLong(v);
+                }
+            }
+            b.putLong(messages).putLong(latencySumNs).putLong(refused).putLong(duplicates).putLong(traceSum).putLong(tracedEvents);
+            return b.array();
+        }
+
+        static Counts decode(final byte[] bytes, final int nodes)
+        {
+            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (3 * nodes + 4 + 6), "partition result", bytes.length + " bytes",
+                "must hold the counts of " + nodes + " nodes");
+            final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+            final Counts c = new Counts(nodes);
+            for (final long[] a : new long[][] {c.acceptedBytes, c.ownMessages, c.ownLatencySumNs, c.jobBytes, c.jobGeneratedBytes})
+            {
+                for (int i = 0; i < a.length; i++)
+                {
+                    a[i] = b.getLong();
+                }
+            }
+            c.messages = b.getLong();
+            c.latencySumNs = b.getLong();
+            c.refused = b.getLong();
+            c.duplicates = b.getLong();
+            c.traceSum = b.getLong();
+            c.tracedEvents = b.getLong();
+            return c;
+        }
+    }
+
+    /** The outcome from the counters of every partition (one, in a run in one JVM); {@code e0} is partition 0's. */
+    private static TrafficPoint point(final TrafficExperiment e0, final List<Counts> parts)
+    {
         final int nodeCount = e0.nodes.length;
         final long[] acceptedBytes = new long[nodeCount];
         final long[] ownMessages = new long[nodeCount];
@@ -504,13 +636,13 @@ public final class TrafficExperiment
         final long[] jobGeneratedBytes = new long[2];
         long messages = 0;
         long latencySumNs = 0;
-        for (final TrafficExperiment e : parts)
+        for (final Counts e : parts)
         {
             for (int i = 0; i < nodeCount; i++)
             {
-                acceptedBytes[i] += e.nodes[i].acceptedBytes;
-                ownMessages[i] += e.nodes[i].ownMessages;
-                ownLatencySumNs[i] += e.nodes[i].ownLatencySumNs;
+                acceptedBytes[i] += e.acceptedBytes[i];
+                ownMessages[i] += e.ownMessages[i];
+                ownLatencySumNs[i] += e.ownLatencySumNs[i];
             }
             for (int j = 0; j < 2; j++)
             {
@@ -557,27 +689,25 @@ public final class TrafficExperiment
             jobBytes[measuredJob] * 1e3 / windowNs, measuredSenders == 0 ? 0 : min, sum / Math.max(1, measuredSenders), max,
             messages == 0 ? 0 : latencySumNs / 1e3 / messages, messages,
             measuredJob == 1 ? jobBytes[0] * 1e3 / windowNs : 0, perNode,
-            linkErrors(parts));
+            linkErrors(e0, parts));
     }
 
     /**
      * The link errors of a run: the CRC retries every partition's replica of the network counts
      * alike, and the NICs' refusals and discarded duplicates, each counted by its node's partition.
      */
-    private static org.qsnet.fabric.machine.LinkErrorStats linkErrors(final List<TrafficExperiment> parts)
+    private static org.qsnet.fabric.machine.LinkErrorStats linkErrors(final TrafficExperiment e0, final List<Counts> parts)
     {
-        final TrafficExperiment e0 = parts.get(0);
         if (e0.machine == null)
         {
             return new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), 0, 0);
         }
         long refused = 0;
         long duplicates = 0;
-        for (final TrafficExperiment e : parts)
+        for (final Counts c : parts)
         {
-            final org.qsnet.fabric.machine.LinkErrorStats s = e.machine.linkErrorStats();
-            refused += s.outOfOrderRefusals();
-            duplicates += s.duplicatesDiscarded();
+            refused += c.refused;
+            duplicates += c.duplicates;
         }
         return new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), refused, duplicates);
     }

@@ -46,6 +46,38 @@ class PartitionedExperimentTest
         assertEquals(golden("traffic-64"), r[1]);
     }
 
+    @ParameterizedTest(name = "uniform traffic, 64 nodes, in {0} JVMs")
+    @CsvSource({"2", "4"})
+    @Timeout(300)
+    void shouldPrintTheRecordedTrafficJsonInSeveralJvms(final String jvms) throws IOException
+    {
+        // this JVM is partition 0; it starts the others, which meet it through shared memory
+        final String[] r = Captured.run(QsnetCommand::execute, "traffic", "-n", "64", "--loads", "0.5,1.0", "--format", "json",
+            "--jvms", jvms);
+        assertEquals("0", r[0], r[2]);
+        assertEquals(golden("traffic-64"), r[1]);
+    }
+
+    @org.junit.jupiter.api.Test
+    @Timeout(300)
+    void shouldPrintTheSameNicInjectedTrafficJsonInTwoJvmsAndRefuseJvmsWithPartitions()
+    {
+        final String[] args = {"traffic", "-n", "16", "--injection", "nic", "--profile", "pentium3-he", "-p", "hotspot",
+            "--read-ratio", "0.3", "--set", "crcErrorRate=0.01", "--loads", "0.9", "--warmup-us", "10", "--measure-us",
+            "40", "--per-node", "--format", "json"};
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        assertEquals("0", one[0], one[2]);
+        final String[] two = java.util.Arrays.copyOf(args, args.length + 2);
+        two[args.length] = "--jvms";
+        two[args.length + 1] = "2";
+        final String[] many = Captured.run(QsnetCommand::execute, two);
+        assertEquals("0", many[0], many[2]);
+        assertEquals(one[1], many[1], "JSON in 2 JVMs");
+        final String[] both = Captured.run(QsnetCommand::execute, "traffic", "-n", "16", "--jvms", "2", "--partitions", "2");
+        assertEquals("2", both[0], both[2]);
+        assertTrue(both[2].contains("--jvms") && both[2].contains("exclude each other"), both[2]);
+    }
+
     @ParameterizedTest(name = "traffic through the NIC model of {0}, 16 nodes, 1 partition against 2 and 4")
     @CsvSource({"alpha-es40", "pentium3-he"})
     @Timeout(300)

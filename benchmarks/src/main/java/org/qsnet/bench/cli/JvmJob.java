@@ -1,0 +1,121 @@
+package org.qsnet.bench.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.distributed.ChildJvm;
+import org.qsnet.fabric.transport.Transport;
+import org.qsnet.fabric.transport.TransportContext;
+import org.qsnet.fabric.transport.shm.ShmTransport;
+
+/**
+ * An experiment split over {@code --jvms N} JVMs of this host: partition 0 (the JVM the user
+ * started) starts the others with the same command line and the hidden {@code --partition},
+ * {@code --shm-dir} and {@code --job-id}, the job key passed in the environment (never on a
+ * command line). Every JVM runs the same sequence of runs; run {@code i} of the experiment meets
+ * its peers through shared memory under job id {@code jobId + i} ({@link #open}). Partition 0
+ * prints the results; the others print nothing but errors. Used by {@code qsnet traffic --jvms}
+ * ({@code prun --jvms} has its own, for one program).
+ */
+final class JvmJob
+{
+    private static final String KEY_ENV = "QSNET_JOB_KEY";
+
+    /** The command line of {@code qsnet} in this JVM, for the JVMs it starts. */
+    static String[] argv = new String[0];
+
+    final int partition;
+    final int count;
+    private final long jobId;
+    private final byte[] key;
+    private final Path dir;
+
+    private JvmJob(final int partition, final int count, final long jobId, final byte[] key, final Path dir)
+    {
+        this.partition = partition;
+        this.count = count;
+        this.jobId = jobId;
+        this.key = key;
+        this.dir = dir;
+    }
+
+    /** What each JVM runs: its partition of every run of the experiment. */
+    @FunctionalInterface
+    interface Body
+    {
+        int run(JvmJob job) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} in {@code count} JVMs: as partition 0 here when {@code partition} is null
+     * (starting the others, waiting for them, removing the job's directory), else as the partition
+     * a parent started this JVM for.
+     *
+     * @return the highest exit status of all the JVMs (0: every one succeeded).
+     */
+    static int run(final int count, final Integer partition, final String shmDir, final Long jobId, final Body body)
+        throws Exception
+    {
+        QsnetException.require(count >= 2, "--jvms", count, "must be at least 2 to start other JVMs");
+        if (partition != null)
+        {
+            final String hex = System.getenv(KEY_ENV);
+            QsnetException.require(hex != null && shmDir != null && jobId != null, "--partition", partition,
+                "is for the JVMs that --jvms starts (it needs their job key, --shm-dir and --job-id)");
+            return body.run(new JvmJob(partition, count, jobId, HexFormat.of().parseHex(hex), Path.of(shmDir)));
+        }
+        Distributed.sweepStaleJobDirectories();
+        final byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        final long id = ProcessHandle.current().pid() << 20 ^ System.nanoTime() & 0xfffff; // an id, not a result
+        final Path dir = Files.createTempDirectory("qsnet-job-");
+        final List<Process> children = new ArrayList<>();
+        int status;
+        try
+        {
+            for (int p = 1; p < count; p++)
+            {
+                final List<String> args = new ArrayList<>(List.of(argv));
+                args.addAll(List.of("--partition", Integer.toString(p), "--shm-dir", dir.toString(), "--job-id", Long.toString(id)));
+                final ProcessBuilder pb = new ProcessBuilder(ChildJvm.command(true, QsnetCommand.class.getName(), args))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT);
+                pb.environment().put(KEY_ENV, HexFormat.of().formatHex(key));
+                children.add(pb.start());
+            }
+            status = body.run(new JvmJob(0, count, id, key, dir));
+            for (final Process child : children)
+            {
+                status = Math.max(status, child.waitFor());
+            }
+        }
+        finally
+        {
+            children.forEach(Process::destroy);
+            try (var files = Files.list(dir))
+            {
+                for (final Path f : files.toList())
+                {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(dir);
+        }
+        return status;
+    }
+
+    /**
+     * This JVM's endpoint for run {@code run} of the experiment (each run meets its peers afresh).
+     *
+     * @param run the run's index in the experiment, from 0.
+     * @return the connected transport; close it after the run.
+     */
+    Transport open(final int run)
+    {
+        return ShmTransport.open(new TransportContext().jobId(jobId + run).jobKey(key).partition(partition, count), dir);
+    }
+}
