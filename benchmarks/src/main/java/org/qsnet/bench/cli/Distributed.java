@@ -9,8 +9,6 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +16,6 @@ import java.util.TreeMap;
 
 import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.QsnetException;
-import org.qsnet.fabric.distributed.ChildJvm;
 import org.qsnet.fabric.distributed.PartitionDriver;
 import org.qsnet.fabric.distributed.Rendezvous;
 import org.qsnet.fabric.engine.KernelContext;
@@ -73,65 +70,13 @@ final class Distributed
             nodes *= profile.fabric().k();
         }
         QsnetException.require(n <= nodes, "--jvms", n, "must be at most the machine's " + nodes + " nodes");
-        if (c.partition == null)
+        return JvmJob.run(n, c.partition, c.shmDir, c.jobId, PrunCommand.class.getName(), argv, true, job ->
         {
-            return launchJvms(c, profile, kernelContext, program, cyclic, n);
-        }
-        final byte[] key = HexFormat.of().parseHex(System.getenv(KEY_ENV));
-        final TransportContext context = new TransportContext().jobId(c.jobId).jobKey(key).partition(c.partition, n);
-        try (Transport t = ShmTransport.open(context, Path.of(c.shmDir)))
-        {
-            return runPartition(c, profile, kernelContext, program, cyclic, t);
-        }
-    }
-
-    /** Partition 0 of a --jvms job: starts the others, runs its own part, waits for them. */
-    private static int launchJvms(final PrunCommand c, final PlatformProfile profile, final KernelContext kernelContext,
-        final Prun.Program program, final boolean cyclic, final int n) throws Exception
-    {
-        final byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        final long jobId = ProcessHandle.current().pid() << 16 ^ System.nanoTime() & 0xffff; // an id, not a result
-        sweepStaleJobDirectories();
-        final Path dir = Files.createTempDirectory("qsnet-job-");
-        final List<Process> children = new ArrayList<>();
-        int status;
-        try
-        {
-            for (int p = 1; p < n; p++)
+            try (Transport t = job.open(0))
             {
-                final List<String> args = new ArrayList<>(List.of("--partition", Integer.toString(p), "--shm-dir",
-                    dir.toString(), "--job-id", Long.toString(jobId)));
-                args.addAll(List.of(argv));
-                final List<String> cmd = ChildJvm.command(true, PrunCommand.class.getName(), args);
-                final ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
-                // the key goes by the environment, readable by this user only, never on a command line
-                pb.environment().put(KEY_ENV, HexFormat.of().formatHex(key));
-                children.add(pb.start());
+                return runPartition(c, profile, kernelContext, program, cyclic, t);
             }
-            final TransportContext context = new TransportContext().jobId(jobId).jobKey(key).partition(0, n);
-            try (Transport t = ShmTransport.open(context, dir))
-            {
-                status = runPartition(c, profile, kernelContext, program, cyclic, t);
-            }
-            for (final Process child : children)
-            {
-                status = Math.max(status, child.waitFor());
-            }
-        }
-        finally
-        {
-            children.forEach(Process::destroy);
-            try (var files = Files.list(dir))
-            {
-                for (final Path f : files.toList())
-                {
-                    Files.deleteIfExists(f);
-                }
-            }
-            Files.deleteIfExists(dir);
-        }
-        return status;
+        });
     }
 
     /**

@@ -19,14 +19,14 @@ import org.qsnet.fabric.transport.shm.ShmTransport;
  * {@code --shm-dir} and {@code --job-id}, the job key passed in the environment (never on a
  * command line). Every JVM runs the same sequence of runs; run {@code i} of the experiment meets
  * its peers through shared memory under job id {@code jobId + i} ({@link #open}). Partition 0
- * prints the results; the others print nothing but errors. Used by {@code qsnet traffic --jvms}
- * ({@code prun --jvms} has its own, for one program).
+ * writes the results. Used by {@code qsnet traffic --jvms} (a run per point) and
+ * {@code prun --jvms} (one run: the program).
  */
 final class JvmJob
 {
     private static final String KEY_ENV = "QSNET_JOB_KEY";
 
-    /** The command line of {@code qsnet} in this JVM, for the JVMs it starts. */
+    /** The command line of {@code qsnet} in this JVM, for the JVMs {@code qsnet traffic --jvms} starts. */
     static String[] argv = new String[0];
 
     final int partition;
@@ -56,12 +56,16 @@ final class JvmJob
      * (starting the others, waiting for them, removing the job's directory), else as the partition
      * a parent started this JVM for.
      *
+     * @param mainClass   what the other JVMs run ({@code QsnetCommand}, {@code PrunCommand}).
+     * @param argv        the command line they get, with the hidden options added.
+     * @param hiddenFirst the hidden options before {@code argv} (a command whose positional
+     *                    parameters swallow what follows them), else after it.
      * @return the highest exit status of all the JVMs (0: every one succeeded).
      */
-    static int run(final int count, final Integer partition, final String shmDir, final Long jobId, final Body body)
-        throws Exception
+    static int run(final int count, final Integer partition, final String shmDir, final Long jobId, final String mainClass,
+        final String[] argv, final boolean hiddenFirst, final Body body) throws Exception
     {
-        QsnetException.require(count >= 2, "--jvms", count, "must be at least 2 to start other JVMs");
+        QsnetException.require(count >= 1, "--jvms", count, "must be at least 1");
         if (partition != null)
         {
             final String hex = System.getenv(KEY_ENV);
@@ -80,10 +84,13 @@ final class JvmJob
         {
             for (int p = 1; p < count; p++)
             {
-                final List<String> args = new ArrayList<>(List.of(argv));
-                args.addAll(List.of("--partition", Integer.toString(p), "--shm-dir", dir.toString(), "--job-id", Long.toString(id)));
-                final ProcessBuilder pb = new ProcessBuilder(ChildJvm.command(true, QsnetCommand.class.getName(), args))
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT);
+                final List<String> hidden = List.of("--partition", Integer.toString(p), "--shm-dir", dir.toString(),
+                    "--job-id", Long.toString(id));
+                final List<String> args = new ArrayList<>(hiddenFirst ? hidden : List.of(argv));
+                args.addAll(hiddenFirst ? List.of(argv) : hidden);
+                // the other JVMs write to this one's terminal (a program's ranks print there); their
+                // results reach partition 0 through the transport
+                final ProcessBuilder pb = new ProcessBuilder(ChildJvm.command(true, mainClass, args)).inheritIO();
                 pb.environment().put(KEY_ENV, HexFormat.of().formatHex(key));
                 children.add(pb.start());
             }

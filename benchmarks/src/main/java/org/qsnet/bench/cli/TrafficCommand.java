@@ -74,7 +74,7 @@ public final class TrafficCommand implements Callable<Integer>
         if (jvms > 1)
         {
             QsnetException.require(partitions == 1, "--jvms", jvms, "and --partitions exclude each other");
-            return JvmJob.run(jvms, partition, shmDir, jobId, this::sweep);
+            return JvmJob.run(jvms, partition, shmDir, jobId, QsnetCommand.class.getName(), JvmJob.argv, false, this::sweep);
         }
         return sweep(null);
     }
