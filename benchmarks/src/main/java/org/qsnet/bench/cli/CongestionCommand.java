@@ -30,6 +30,20 @@ public final class CongestionCommand implements Callable<Integer>
         + "Either injection (straight into the links, or through the NIC model). Default: ${DEFAULT-VALUE}.")
     int partitions;
 
+    @Option(names = "--jvms", paramLabel = "N", defaultValue = "1", description = "Run in N partitions, one per JVM of "
+        + "this host (this one and N-1 it starts, joined by shared memory); the results are the same as in one JVM. "
+        + "Excludes --partitions. Default: ${DEFAULT-VALUE}.")
+    int jvms;
+
+    @Option(names = "--partition", hidden = true, description = "Internal (--jvms): this JVM's partition.")
+    Integer partition;
+
+    @Option(names = "--shm-dir", hidden = true, description = "Internal (--jvms): the job's shared-memory directory.")
+    String shmDir;
+
+    @Option(names = "--job-id", hidden = true, description = "Internal (--jvms): the job's id.")
+    Long jobId;
+
     @Option(names = {"-p", "--pattern"}, defaultValue = "hotspot", description = "The workload. Default: ${DEFAULT-VALUE}.")
     String pattern;
 
@@ -47,14 +61,41 @@ public final class CongestionCommand implements Callable<Integer>
     OutputOptions output;
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
+    {
+        QsnetException.require(jvms >= 1, "--jvms", jvms, "must be at least 1");
+        if (jvms > 1)
+        {
+            QsnetException.require(partitions == 1, "--jvms", jvms, "and --partitions exclude each other");
+            return JvmJob.run(jvms, partition, shmDir, jobId, QsnetCommand.class.getName(), JvmJob.argv, false, this::matrix);
+        }
+        return matrix(null);
+    }
+
+    /** The run and its matrix, in this JVM alone ({@code job} null) or as one partition of a --jvms job. */
+    private int matrix(final JvmJob job) throws Exception
     {
         QsnetException.require(load > 0 && load <= 1, "--load", load, "must be in (0, 1]");
         final Table.Format format = output.check();
         final TrafficSpec spec = workload.spec(Pattern.parse(pattern));
         final TrafficExperiment e;
         final TrafficPoint pt;
-        if (partitions > 1)
+        if (job != null)
+        {
+            final TrafficExperiment.Partitioned run;
+            try (org.qsnet.fabric.transport.Transport t = job.open(0))
+            {
+                run = TrafficExperiment.partitionOfJob(spec, load, t, workload::thin);
+            }
+            if (run == null)
+            {
+                // another partition's JVM: partition 0 prints the matrix
+                return 0;
+            }
+            e = run.first();
+            pt = run.point();
+        }
+        else if (partitions > 1)
         {
             final TrafficExperiment.Partitioned run = TrafficExperiment.partitioned(spec, load, partitions, workload::thin);
             e = run.first();

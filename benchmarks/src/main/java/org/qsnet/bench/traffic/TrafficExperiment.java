@@ -534,6 +534,17 @@ public final class TrafficExperiment
             traceSum += c.traceSum;
             tracedEvents += c.tracedEvents;
         }
+        // partition 0's replica holds the whole network's statistics once it has the node links'
+        // waits from their owners
+        final org.qsnet.fabric.network.Partitioning parts = e.fabric.partitioning();
+        for (int node = 0; node < spec.nodes(); node++)
+        {
+            final Counts owner = counts.get(parts.ownerOf(node));
+            if (owner != counts.get(0))
+            {
+                e.fabric.adoptNodeLinkStats(node, owner.nodeLinkWaitNs[node], owner.nodeLinkWaits[node]);
+            }
+        }
         return new Partitioned(point(e, counts), e, e.driver.windows(), traceSum, tracedEvents);
     }
 
@@ -547,6 +558,9 @@ public final class TrafficExperiment
         final long[] acceptedBytes;
         final long[] ownMessages;
         final long[] ownLatencySumNs;
+        /** The node links' header waits, which only a node's owner counts (the congestion matrix's node level). */
+        final long[] nodeLinkWaitNs;
+        final long[] nodeLinkWaits;
         final long[] jobBytes = new long[2];
         final long[] jobGeneratedBytes = new long[2];
         long messages;
@@ -561,6 +575,8 @@ public final class TrafficExperiment
             acceptedBytes = new long[nodes];
             ownMessages = new long[nodes];
             ownLatencySumNs = new long[nodes];
+            nodeLinkWaitNs = new long[nodes];
+            nodeLinkWaits = new long[nodes];
         }
 
         static Counts of(final TrafficExperiment e)
@@ -571,6 +587,8 @@ public final class TrafficExperiment
                 c.acceptedBytes[i] = e.nodes[i].acceptedBytes;
                 c.ownMessages[i] = e.nodes[i].ownMessages;
                 c.ownLatencySumNs[i] = e.nodes[i].ownLatencySumNs;
+                c.nodeLinkWaitNs[i] = e.fabric.nodeLinkWaitNs(i);
+                c.nodeLinkWaits[i] = e.fabric.nodeLinkWaits(i);
             }
             System.arraycopy(e.jobBytes, 0, c.jobBytes, 0, 2);
             System.arraycopy(e.jobGeneratedBytes, 0, c.jobGeneratedBytes, 0, 2);
@@ -590,8 +608,8 @@ public final class TrafficExperiment
         byte[] encode()
         {
             final int n = acceptedBytes.length;
-            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (3 * n + 4 + 6));
-            for (final long[] a : new long[][] {acceptedBytes, ownMessages, ownLatencySumNs, jobBytes, jobGeneratedBytes})
+            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (5 * n + 4 + 6));
+            for (final long[] a : new long[][] {acceptedBytes, ownMessages, ownLatencySumNs, nodeLinkWaitNs, nodeLinkWaits, jobBytes, jobGeneratedBytes})
             {
                 for (final long v : a)
                 {
@@ -604,11 +622,11 @@ public final class TrafficExperiment
 
         static Counts decode(final byte[] bytes, final int nodes)
         {
-            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (3 * nodes + 4 + 6), "partition result", bytes.length + " bytes",
+            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (5 * nodes + 4 + 6), "partition result", bytes.length + " bytes",
                 "must hold the counts of " + nodes + " nodes");
             final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
             final Counts c = new Counts(nodes);
-            for (final long[] a : new long[][] {c.acceptedBytes, c.ownMessages, c.ownLatencySumNs, c.jobBytes, c.jobGeneratedBytes})
+            for (final long[] a : new long[][] {c.acceptedBytes, c.ownMessages, c.ownLatencySumNs, c.nodeLinkWaitNs, c.nodeLinkWaits, c.jobBytes, c.jobGeneratedBytes})
             {
                 for (int i = 0; i < a.length; i++)
                 {

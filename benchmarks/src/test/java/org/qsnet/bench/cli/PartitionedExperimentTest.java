@@ -60,6 +60,27 @@ class PartitionedExperimentTest
 
     @org.junit.jupiter.api.Test
     @Timeout(300)
+    void shouldPrintTheRecordedCongestionMatrixInTwoJvms() throws IOException
+    {
+        final String[] r = Captured.run(QsnetCommand::execute, "congestion", "-n", "64", "-p", "hotspot", "--load", "0.5",
+            "--format", "json", "--jvms", "2");
+        assertEquals("0", r[0], r[2]);
+        assertEquals(golden("congestion-64-hotspot"), r[1]);
+        // through the NIC model the nodes' links are waited for: those waits are counted by the
+        // nodes' owners and cross to partition 0
+        final String[] args = {"congestion", "-n", "16", "--injection", "nic", "-p", "hotspot", "--load", "0.5",
+            "--measure-us", "50", "--format", "json"};
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        final String[] two = java.util.Arrays.copyOf(args, args.length + 2);
+        two[args.length] = "--jvms";
+        two[args.length + 1] = "2";
+        final String[] many = Captured.run(QsnetCommand::execute, two);
+        assertEquals("0", many[0], many[2]);
+        assertEquals(one[1], many[1]);
+    }
+
+    @org.junit.jupiter.api.Test
+    @Timeout(300)
     void shouldPrintTheSameNicInjectedTrafficJsonInTwoJvmsAndRefuseJvmsWithPartitions()
     {
         final String[] args = {"traffic", "-n", "16", "--injection", "nic", "--profile", "pentium3-he", "-p", "hotspot",

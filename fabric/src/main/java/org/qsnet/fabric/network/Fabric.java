@@ -446,8 +446,39 @@ public final class Fabric
     {
         QsnetException.require(owner.partitioning.isLocal(node), "node", node,
             "must belong to the owner's partition (" + owner.partitioning.self() + ")");
-        nodeOut[node].waitNs = owner.nodeOut[node].waitNs;
-        nodeOut[node].waits = owner.nodeOut[node].waits;
+        adoptNodeLinkStats(node, owner.nodeOut[node].waitNs, owner.nodeOut[node].waits);
+    }
+
+    /**
+     * As {@link #adoptNodeLinkStats(Fabric, int)}, with the owner's figures sent from another JVM
+     * ({@link #nodeLinkWaitNs}, {@link #nodeLinkWaits} there).
+     *
+     * @param node   the node.
+     * @param waitNs the owner's total header wait for the node's link, ns.
+     * @param waits  the owner's count of headers that waited for it.
+     */
+    public void adoptNodeLinkStats(final int node, final long waitNs, final long waits)
+    {
+        nodeOut[node].waitNs = waitNs;
+        nodeOut[node].waits = waits;
+    }
+
+    /**
+     * @param node a node.
+     * @return the total time headers waited for the node's own link (counted by its owner), ns.
+     */
+    public long nodeLinkWaitNs(final int node)
+    {
+        return nodeOut[node].waitNs;
+    }
+
+    /**
+     * @param node a node.
+     * @return how many headers waited for the node's own link (counted by its owner).
+     */
+    public long nodeLinkWaits(final int node)
+    {
+        return nodeOut[node].waits;
     }
 
     // ---------------------------------------------------------------- ports
