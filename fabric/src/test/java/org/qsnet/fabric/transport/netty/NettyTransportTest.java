@@ -146,7 +146,7 @@ class NettyTransportTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"checksum", "length", "type", "version"})
+    @ValueSource(strings = {"payload", "trailer", "header", "length", "wrongLength", "type", "version"})
     void shouldCloseTheConnectionAndFailClearlyOnAMalformedFrame(final String defect) throws Exception
     {
         final NettyTransport a = acceptor();
@@ -156,15 +156,32 @@ class NettyTransportTest
         final String reason;
         switch (defect)
         {
-            case "checksum" ->
+            case "payload" ->
             {
-                bad.put(bad.limit() - 1, (byte)9); // payload changed after the checksum
-                reason = "checksum";
+                bad.put(FrameDescriptor.HEADER_LENGTH + 1, (byte)9); // payload changed after the checksum
+                reason = "does not match the frame's";
+            }
+            case "trailer" ->
+            {
+                bad.put(bad.limit() - 1, (byte)(bad.get(bad.limit() - 1) ^ 1));
+                reason = "does not match the frame's";
+            }
+            case "header" ->
+            {
+                bad.put(FrameDescriptor.KEY_OFFSET + 7, (byte)5); // key changed after the header's checksum
+                reason = "header checksum";
             }
             case "length" ->
             {
                 bad.putInt(0, 1 << 30);
-                reason = "length 1073741824 is outside 32..4128";
+                reason = "length 1073741824 is outside 36..4132";
+            }
+            case "wrongLength" ->
+            {
+                // within the limits: the header's checksum catches it at once, the receiver does not
+                // wait for 64 more bytes that would never come
+                bad.putInt(0, bad.getInt(0) + 64);
+                reason = "header checksum";
             }
             case "type" ->
             {
@@ -174,7 +191,7 @@ class NettyTransportTest
             default ->
             {
                 bad.put(FrameDescriptor.VERSION_OFFSET, (byte)7);
-                reason = "version 7 is not the supported version 1";
+                reason = "version 7 is not the supported version 2";
             }
         }
         r.write(bad);
