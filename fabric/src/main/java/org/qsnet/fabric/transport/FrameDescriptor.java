@@ -205,7 +205,8 @@ public final class FrameDescriptor
     }
 
     /**
-     * Computes a frame's checksum: CRC32C over the first 24 header bytes, then the payload.
+     * Computes a ring record's checksum: CRC32C over the first 24 header bytes, then the payload (a
+     * TCP frame's trailer carries the same value over the same bytes).
      * The buffer's position and limit are left unchanged.
      *
      * @param crc          a reusable CRC32C (reset here).
@@ -224,30 +225,6 @@ public final class FrameDescriptor
         frame.limit(frameOffset + HEADER_LENGTH + payloadBytes).position(frameOffset + HEADER_LENGTH);
         crc.update(frame);
         frame.limit(limit).position(position);
-        return (int)crc.getValue();
-    }
-
-    /**
-     * Computes a checksum from a separate header and payload (the sending side).
-     * Both buffers' positions and limits are left unchanged.
-     *
-     * @param crc        a reusable CRC32C (reset here).
-     * @param header     a buffer whose bytes {@code headerOffset..headerOffset+23} are the header start.
-     * @param headerOffset the header's first byte.
-     * @param payload    the payload, from position to limit.
-     * @return the checksum.
-     */
-    public static int checksum(final CRC32C crc, final ByteBuffer header, final int headerOffset, final ByteBuffer payload)
-    {
-        crc.reset();
-        final int position = header.position();
-        final int limit = header.limit();
-        header.limit(headerOffset + CRC_COVERED_HEADER).position(headerOffset);
-        crc.update(header);
-        header.limit(limit).position(position);
-        final int payloadPosition = payload.position();
-        crc.update(payload);
-        payload.position(payloadPosition);
         return (int)crc.getValue();
     }
 }
