@@ -441,6 +441,75 @@ class NettyTransportTest
     }
 
     @Test
+    void shouldDeliverLargeDirectFramesIntactWhenTheKernelTakesOnlyPartOfEitherWrite() throws Exception
+    {
+        // a large direct payload goes in two writes around the checksum pass (all but its last 64 KiB,
+        // then the rest and the trailer). Nobody reads while such frames are offered, so the kernel's
+        // buffers fill and one frame's first or second write is cut short: what it did not take
+        // (header, payload, trailer) is copied and queued, and the frames after it queue behind it.
+        // Then everything is read and compared; each round cuts a frame of another size elsewhere.
+        final int max = 1 << 20;
+        final NettyTransport[] t = pair(max, 250);
+        final NettyTransport a = t[0];
+        final NettyTransport b = t[1];
+        final ByteBuffer direct = ByteBuffer.allocateDirect(max);
+        final int span = max - NettyTransport.SUM_AFTER_WRITE_BYTES;
+        final java.util.function.IntUnaryOperator size = i -> max - (int)((i * 48_611L) % span);
+        final AtomicInteger got = new AtomicInteger();
+        int sent = 0;
+        for (int round = 0; round < 6; round++)
+        {
+            while (true)
+            {
+                final int n = size.applyAsInt(sent);
+                direct.clear();
+                for (int k = 0; k < n; k += 8)
+                {
+                    direct.putLong(k, sent * 1_000_003L + k);
+                }
+                direct.limit(n);
+                // the sender polls too, as a partition does: it takes its loop from the keeper, so
+                // its frames go to the socket from this thread (directly) while the channel is idle
+                b.poll((peer, type, timeNs, key, p) -> { }, 1);
+                if (!b.offer(0, FrameDescriptor.MIN_APPLICATION_TYPE, sent, 0, direct))
+                {
+                    break;
+                }
+                sent++;
+                direct.clear();
+                for (int k = 0; k < max; k += 8)
+                {
+                    direct.putLong(k, -1); // the transport must not read the payload after offer returned
+                }
+            }
+            assertTrue(sent > 2 * round + 2, "the kernel took more than one frame before it pushed back");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (got.get() < sent && System.nanoTime() < deadline)
+            {
+                if (a.poll((peer, type, timeNs, key, p) ->
+                {
+                    final int i = got.getAndIncrement();
+                    assertEquals(i, timeNs, "frames arrive in order");
+                    final int n = size.applyAsInt(i);
+                    assertEquals(n, p.remaining());
+                    for (int k = 0; k + 8 <= n; k += 8)
+                    {
+                        if (p.getLong(p.position() + k) != i * 1_000_003L + k)
+                        {
+                            throw new AssertionError("frame " + i + " (" + n + " bytes) differs at byte " + k);
+                        }
+                    }
+                }, 8) == 0)
+                {
+                    a.awaitFrames(1_000_000);
+                }
+            }
+            assertEquals(sent, got.get(), "round " + round);
+        }
+        assertTrue(a.isPeerOpen(1) && b.isPeerOpen(0));
+    }
+
+    @Test
     void shouldKeepOrderWhenAnotherThreadOffersWhileThePollingThreadWaitsInTheLoop() throws Exception
     {
         // the polling thread of a waits in the event loop most of the time, so the offering thread's
