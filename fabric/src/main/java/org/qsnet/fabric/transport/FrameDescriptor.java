@@ -4,13 +4,14 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * Layout of a frame, on the wire (big-endian) and in the rings (native order), and its validation.
+ * Layout of a frame, in the rings (native order, version 1) and on TCP (big-endian, version 2), and
+ * its validation.
  *
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------------------------------------------------------+
- *  |                 length (header + payload, bytes)              |  0
+ *  |                 length (whole frame, bytes)                   |  0
  *  +---------------+---------------+-------------------------------+
  *  |    version    |     type      |        flags (must be 0)      |  4
  *  +---------------+---------------+-------------------------------+
@@ -20,23 +21,43 @@ import java.util.zip.CRC32C;
  *  |                            key (opaque)                       | 16
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |          CRC32C over bytes 0..23 then the payload             | 24
+ *  |  ring (v1): CRC32C over bytes 0..23 then the payload          | 24
+ *  |  TCP (v2):  CRC32C over bytes 0..23 (the header's own)        |
  *  +---------------------------------------------------------------+
  *  |                        reserved (must be 0)                   | 28
  *  +---------------------------------------------------------------+
  *  |                        payload ...                            | 32
+ *  +---------------------------------------------------------------+
+ *  |  TCP (v2) only, trailer: CRC32C over bytes 0..23 then the     | 32 + payload
+ *  |  payload (the value a v1 record carries at 24)                |
+ *  +---------------------------------------------------------------+
  * </pre>
  *
- * A frame is valid when its length is in {@code HEADER_LENGTH..HEADER_LENGTH + maxPayload}, its
- * version is {@link #VERSION}, its type is known (a control type, or an application type in
- * {@link #MIN_APPLICATION_TYPE}..{@link #MAX_TYPE}), flags and reserved are 0 and the checksum matches.
+ * A ring record (version {@link #VERSION}) is {@code HEADER_LENGTH + payload} long and carries its
+ * checksum in the header. A TCP frame (version {@link #WIRE_VERSION}) is {@code HEADER_LENGTH +
+ * payload + TRAILER_LENGTH} long and carries the checksum of header and payload in a trailer, so
+ * the sender can write the header and the payload to the socket before it has summed the payload
+ * (the receiver, which sums the bytes as they arrive, checks the trailer before delivering); the
+ * header's own checksum lets the receiver refuse a corrupted header, a wrong length among others,
+ * before it waits for the payload.
+ *
+ * A frame is valid when its length is within the limits ({@link #checkHeader},
+ * {@link #checkWireHeader}), its version is the one of its medium, its type is known (a control
+ * type, or an application type in {@link #MIN_APPLICATION_TYPE}..{@link #MAX_TYPE}), flags and
+ * reserved are 0 and the checksums match.
  */
 public final class FrameDescriptor
 {
-    /** Protocol version carried by every frame. */
+    /** Version of a ring record (checksum in the header). */
     public static final int VERSION = 1;
+    /** Version of a TCP frame (header checksum in the header, frame checksum in a trailer). */
+    public static final int WIRE_VERSION = 2;
     /** Header length in bytes. */
     public static final int HEADER_LENGTH = 32;
+    /** Length of a TCP frame's trailer (its checksum) in bytes. */
+    public static final int TRAILER_LENGTH = 4;
+    /** Bytes a TCP frame adds to its payload: header and trailer. */
+    public static final int WIRE_OVERHEAD = HEADER_LENGTH + TRAILER_LENGTH;
     /** Offset of the total length (int). */
     public static final int LENGTH_OFFSET = 0;
     /** Offset of the version (byte). */
@@ -49,7 +70,7 @@ public final class FrameDescriptor
     public static final int TIME_OFFSET = 8;
     /** Offset of the second opaque field (long). */
     public static final int KEY_OFFSET = 16;
-    /** Offset of the checksum (int). */
+    /** Offset of the checksum (int): the record's in a ring, the header's own on TCP. */
     public static final int CRC_OFFSET = 24;
     /** Offset of the reserved word (int). */
     public static final int RESERVED_OFFSET = 28;
@@ -115,7 +136,7 @@ public final class FrameDescriptor
     }
 
     /**
-     * Checks the header fields read before the checksum.
+     * Checks the header fields of a ring record read before the checksum.
      *
      * @param length          the length field.
      * @param version         the version field.
@@ -128,13 +149,37 @@ public final class FrameDescriptor
     public static String checkHeader(final int length, final int version, final int type, final int flags,
         final int reserved, final int maxPayloadBytes)
     {
-        if (length < HEADER_LENGTH || length - HEADER_LENGTH > maxPayloadBytes)
+        return check(length, HEADER_LENGTH, version, VERSION, type, flags, reserved, maxPayloadBytes);
+    }
+
+    /**
+     * Checks the header fields of a TCP frame read before the checksums (its length includes the
+     * trailer).
+     *
+     * @param length          the length field.
+     * @param version         the version field.
+     * @param type            the type field.
+     * @param flags           the flags field.
+     * @param reserved        the reserved field (0 while not yet received).
+     * @param maxPayloadBytes the payload limit in force.
+     * @return null if valid, else the reason, e.g. {@code "length 3 is outside 36..1048612"}.
+     */
+    public static String checkWireHeader(final int length, final int version, final int type, final int flags,
+        final int reserved, final int maxPayloadBytes)
+    {
+        return check(length, WIRE_OVERHEAD, version, WIRE_VERSION, type, flags, reserved, maxPayloadBytes);
+    }
+
+    private static String check(final int length, final int overhead, final int version, final int expectedVersion,
+        final int type, final int flags, final int reserved, final int maxPayloadBytes)
+    {
+        if (length < overhead || length - overhead > maxPayloadBytes)
         {
-            return "length " + length + " is outside " + HEADER_LENGTH + ".." + ((long)HEADER_LENGTH + maxPayloadBytes);
+            return "length " + length + " is outside " + overhead + ".." + ((long)overhead + maxPayloadBytes);
         }
-        if (version != VERSION)
+        if (version != expectedVersion)
         {
-            return "version " + version + " is not the supported version " + VERSION;
+            return "version " + version + " is not the supported version " + expectedVersion;
         }
         if (!isKnownWireType(type))
         {
@@ -148,7 +193,20 @@ public final class FrameDescriptor
     }
 
     /**
-     * Computes a frame's checksum: CRC32C over the first 24 header bytes, then the payload.
+     * Whether a TCP frame's length field is within the limits (the rest of the header unchecked).
+     *
+     * @param length          the length field.
+     * @param maxPayloadBytes the payload limit in force.
+     * @return true for {@link #WIRE_OVERHEAD}..{@code WIRE_OVERHEAD + maxPayloadBytes}.
+     */
+    public static boolean isWireLengthValid(final int length, final int maxPayloadBytes)
+    {
+        return length >= WIRE_OVERHEAD && length - WIRE_OVERHEAD <= maxPayloadBytes;
+    }
+
+    /**
+     * Computes a ring record's checksum: CRC32C over the first 24 header bytes, then the payload (a
+     * TCP frame's trailer carries the same value over the same bytes).
      * The buffer's position and limit are left unchanged.
      *
      * @param crc          a reusable CRC32C (reset here).
@@ -167,30 +225,6 @@ public final class FrameDescriptor
         frame.limit(frameOffset + HEADER_LENGTH + payloadBytes).position(frameOffset + HEADER_LENGTH);
         crc.update(frame);
         frame.limit(limit).position(position);
-        return (int)crc.getValue();
-    }
-
-    /**
-     * Computes a checksum from a separate header and payload (the sending side).
-     * Both buffers' positions and limits are left unchanged.
-     *
-     * @param crc        a reusable CRC32C (reset here).
-     * @param header     a buffer whose bytes {@code headerOffset..headerOffset+23} are the header start.
-     * @param headerOffset the header's first byte.
-     * @param payload    the payload, from position to limit.
-     * @return the checksum.
-     */
-    public static int checksum(final CRC32C crc, final ByteBuffer header, final int headerOffset, final ByteBuffer payload)
-    {
-        crc.reset();
-        final int position = header.position();
-        final int limit = header.limit();
-        header.limit(headerOffset + CRC_COVERED_HEADER).position(headerOffset);
-        crc.update(header);
-        header.limit(limit).position(position);
-        final int payloadPosition = payload.position();
-        crc.update(payload);
-        payload.position(payloadPosition);
         return (int)crc.getValue();
     }
 }

@@ -10,9 +10,12 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import org.qsnet.fabric.transport.FrameDescriptor;
 
 /**
- * Splits the byte stream into frames and validates each one (length limits, version, known type,
- * zero flags, checksum) before passing it on as a retained slice. The first malformed frame is
- * reported to the {@link Connection}, which closes the channel; nothing after it is decoded.
+ * Splits the byte stream into TCP frames (version {@link FrameDescriptor#WIRE_VERSION}) and validates
+ * each one (length limits, version, known type, zero flags and reserved, the header's checksum as soon
+ * as the header is in, the trailer's checksum of header and payload once the frame is) before passing
+ * it on as a retained slice of its header and payload (the trailer is not passed on). The first
+ * malformed frame is reported to the {@link Connection}, which closes the channel; nothing after it
+ * is decoded.
  */
 final class FrameDecoder extends ByteToMessageDecoder
 {
@@ -23,7 +26,10 @@ final class FrameDecoder extends ByteToMessageDecoder
     private final CRC32C crc = new CRC32C();
     private int maxPayloadBytes = HANDSHAKE_MAX_PAYLOAD;
     private boolean broken;
-    /** Bytes of the frame at the reader index already in {@link #crc}: 0, or 32 and more. */
+    /**
+     * Bytes of the frame at the reader index already in {@link #crc}: 0 (header not checked yet), or
+     * 32 (the header checked; {@link #crc} holds its first 24 bytes) and more.
+     */
     private int summedBytes;
 
     /** The buffer the channel reads into now, when it is a slice of the frame being received. */
@@ -55,7 +61,7 @@ final class FrameDecoder extends ByteToMessageDecoder
         }
         final int length = waitingBytes.getInt(waitingBytes.readerIndex() + FrameDescriptor.LENGTH_OFFSET);
         final int missing = length - waiting;
-        if (length < FrameDescriptor.HEADER_LENGTH || length - FrameDescriptor.HEADER_LENGTH > maxPayloadBytes || missing <= 0)
+        if (!FrameDescriptor.isWireLengthValid(length, maxPayloadBytes) || missing <= 0)
         {
             // malformed or complete: decode() deals with it
             return alloc.ioBuffer(size);
@@ -131,7 +137,7 @@ final class FrameDecoder extends ByteToMessageDecoder
                 if (waiting >= 4)
                 {
                     final int frame = cumulation.getInt(cumulation.readerIndex());
-                    if (frame > needed && frame <= FrameDescriptor.HEADER_LENGTH + maxPayloadBytes)
+                    if (frame > needed && FrameDescriptor.isWireLengthValid(frame, maxPayloadBytes))
                     {
                         size = frame;
                     }
@@ -167,27 +173,27 @@ final class FrameDecoder extends ByteToMessageDecoder
             final int type = in.getUnsignedByte(r + FrameDescriptor.TYPE_OFFSET);
             final int flags = in.getShort(r + FrameDescriptor.FLAGS_OFFSET);
             // the first 8 bytes are checked at once: garbage is refused without waiting for its "length"
-            String reason = FrameDescriptor.checkHeader(length, version, type, flags, 0, maxPayloadBytes);
-            if (reason == null)
+            String reason = FrameDescriptor.checkWireHeader(length, version, type, flags, 0, maxPayloadBytes);
+            if (reason == null && summedBytes == 0 && in.readableBytes() >= FrameDescriptor.HEADER_LENGTH)
             {
-                if (in.readableBytes() < length)
+                reason = checkHeader(in, r, length, version, type, flags);
+            }
+            final int payloadEnd = length - FrameDescriptor.TRAILER_LENGTH;
+            if (reason == null && in.readableBytes() < length)
+            {
+                // the checksum follows the bytes as they come, while they are in cache and while
+                // the rest of the frame is still on its way
+                if (summedBytes > 0)
                 {
-                    // the checksum follows the bytes as they come, while they are in cache and
-                    // while the rest of the frame is still on its way
-                    if (in.readableBytes() >= FrameDescriptor.HEADER_LENGTH)
-                    {
-                        sum(in, r, in.readableBytes());
-                    }
-                    return;
+                    sum(in, r, Math.min(in.readableBytes(), payloadEnd));
                 }
-                reason = FrameDescriptor.checkHeader(length, version, type, flags,
-                    in.getInt(r + FrameDescriptor.RESERVED_OFFSET), maxPayloadBytes);
+                return;
             }
             if (reason == null)
             {
-                sum(in, r, length);
+                sum(in, r, payloadEnd);
                 final int expected = (int)crc.getValue();
-                final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
+                final int carried = in.getInt(r + payloadEnd);
                 if (expected != carried)
                 {
                     reason = "checksum " + Integer.toHexString(carried) + " does not match the frame's "
@@ -204,7 +210,7 @@ final class FrameDecoder extends ByteToMessageDecoder
                 ctx.executor().execute(() -> connection.malformed(ctx, why));
                 return;
             }
-            out.add(in.retainedSlice(r, length));
+            out.add(in.retainedSlice(r, payloadEnd));
             in.skipBytes(length);
         }
         if (broken)
@@ -214,17 +220,40 @@ final class FrameDecoder extends ByteToMessageDecoder
     }
 
     /**
-     * Adds the frame's bytes up to {@code upTo} (from its start at {@code r}) to the running
-     * checksum: CRC32C over header bytes 0..23, then the payload from byte 32.
+     * Checks a whole header (reserved word and the header's own checksum) and starts the frame's
+     * checksum with it.
+     *
+     * @return null if valid, else the reason.
+     */
+    private String checkHeader(final ByteBuf in, final int r, final int length, final int version, final int type,
+        final int flags)
+    {
+        final String reason = FrameDescriptor.checkWireHeader(length, version, type, flags,
+            in.getInt(r + FrameDescriptor.RESERVED_OFFSET), maxPayloadBytes);
+        if (reason != null)
+        {
+            return reason;
+        }
+        crc.reset();
+        update(in, r, FrameDescriptor.CRC_COVERED_HEADER);
+        final int expected = (int)crc.getValue();
+        final int carried = in.getInt(r + FrameDescriptor.CRC_OFFSET);
+        if (expected != carried)
+        {
+            return "header checksum " + Integer.toHexString(carried) + " does not match the header's "
+                + Integer.toHexString(expected) + " (type " + type + ", length " + length + ")";
+        }
+        summedBytes = FrameDescriptor.HEADER_LENGTH;
+        return null;
+    }
+
+    /**
+     * Adds the frame's payload bytes up to {@code upTo} (from its start at {@code r}) to the running
+     * checksum, which holds the header's first 24 bytes ({@link #checkHeader}) and the payload up to
+     * {@link #summedBytes}.
      */
     private void sum(final ByteBuf in, final int r, final int upTo)
     {
-        if (summedBytes == 0)
-        {
-            crc.reset();
-            update(in, r, FrameDescriptor.CRC_COVERED_HEADER);
-            summedBytes = FrameDescriptor.HEADER_LENGTH;
-        }
         if (upTo > summedBytes)
         {
             update(in, r + summedBytes, upTo - summedBytes);

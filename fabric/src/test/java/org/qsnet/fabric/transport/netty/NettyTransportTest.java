@@ -146,7 +146,7 @@ class NettyTransportTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"checksum", "length", "type", "version"})
+    @ValueSource(strings = {"payload", "trailer", "header", "length", "wrongLength", "type", "version"})
     void shouldCloseTheConnectionAndFailClearlyOnAMalformedFrame(final String defect) throws Exception
     {
         final NettyTransport a = acceptor();
@@ -156,15 +156,32 @@ class NettyTransportTest
         final String reason;
         switch (defect)
         {
-            case "checksum" ->
+            case "payload" ->
             {
-                bad.put(bad.limit() - 1, (byte)9); // payload changed after the checksum
-                reason = "checksum";
+                bad.put(FrameDescriptor.HEADER_LENGTH + 1, (byte)9); // payload changed after the checksum
+                reason = "does not match the frame's";
+            }
+            case "trailer" ->
+            {
+                bad.put(bad.limit() - 1, (byte)(bad.get(bad.limit() - 1) ^ 1));
+                reason = "does not match the frame's";
+            }
+            case "header" ->
+            {
+                bad.put(FrameDescriptor.KEY_OFFSET + 7, (byte)5); // key changed after the header's checksum
+                reason = "header checksum";
             }
             case "length" ->
             {
                 bad.putInt(0, 1 << 30);
-                reason = "length 1073741824 is outside 32..4128";
+                reason = "length 1073741824 is outside 36..4132";
+            }
+            case "wrongLength" ->
+            {
+                // within the limits: the header's checksum catches it at once, the receiver does not
+                // wait for 64 more bytes that would never come
+                bad.putInt(0, bad.getInt(0) + 64);
+                reason = "header checksum";
             }
             case "type" ->
             {
@@ -174,7 +191,7 @@ class NettyTransportTest
             default ->
             {
                 bad.put(FrameDescriptor.VERSION_OFFSET, (byte)7);
-                reason = "version 7 is not the supported version 1";
+                reason = "version 7 is not the supported version 2";
             }
         }
         r.write(bad);
@@ -420,6 +437,75 @@ class NettyTransportTest
         sender.join(5_000);
         assertEquals(null, senderFailed.get());
         assertEquals(frames, got.get());
+        assertTrue(a.isPeerOpen(1) && b.isPeerOpen(0));
+    }
+
+    @Test
+    void shouldDeliverLargeDirectFramesIntactWhenTheKernelTakesOnlyPartOfEitherWrite() throws Exception
+    {
+        // a large direct payload goes in two writes around the checksum pass (all but its last 64 KiB,
+        // then the rest and the trailer). Nobody reads while such frames are offered, so the kernel's
+        // buffers fill and one frame's first or second write is cut short: what it did not take
+        // (header, payload, trailer) is copied and queued, and the frames after it queue behind it.
+        // Then everything is read and compared; each round cuts a frame of another size elsewhere.
+        final int max = 1 << 20;
+        final NettyTransport[] t = pair(max, 250);
+        final NettyTransport a = t[0];
+        final NettyTransport b = t[1];
+        final ByteBuffer direct = ByteBuffer.allocateDirect(max);
+        final int span = max - NettyTransport.SUM_AFTER_WRITE_BYTES;
+        final java.util.function.IntUnaryOperator size = i -> max - (int)((i * 48_611L) % span);
+        final AtomicInteger got = new AtomicInteger();
+        int sent = 0;
+        for (int round = 0; round < 6; round++)
+        {
+            while (true)
+            {
+                final int n = size.applyAsInt(sent);
+                direct.clear();
+                for (int k = 0; k < n; k += 8)
+                {
+                    direct.putLong(k, sent * 1_000_003L + k);
+                }
+                direct.limit(n);
+                // the sender polls too, as a partition does: it takes its loop from the keeper, so
+                // its frames go to the socket from this thread (directly) while the channel is idle
+                b.poll((peer, type, timeNs, key, p) -> { }, 1);
+                if (!b.offer(0, FrameDescriptor.MIN_APPLICATION_TYPE, sent, 0, direct))
+                {
+                    break;
+                }
+                sent++;
+                direct.clear();
+                for (int k = 0; k < max; k += 8)
+                {
+                    direct.putLong(k, -1); // the transport must not read the payload after offer returned
+                }
+            }
+            assertTrue(sent > 2 * round + 2, "the kernel took more than one frame before it pushed back");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (got.get() < sent && System.nanoTime() < deadline)
+            {
+                if (a.poll((peer, type, timeNs, key, p) ->
+                {
+                    final int i = got.getAndIncrement();
+                    assertEquals(i, timeNs, "frames arrive in order");
+                    final int n = size.applyAsInt(i);
+                    assertEquals(n, p.remaining());
+                    for (int k = 0; k + 8 <= n; k += 8)
+                    {
+                        if (p.getLong(p.position() + k) != i * 1_000_003L + k)
+                        {
+                            throw new AssertionError("frame " + i + " (" + n + " bytes) differs at byte " + k);
+                        }
+                    }
+                }, 8) == 0)
+                {
+                    a.awaitFrames(1_000_000);
+                }
+            }
+            assertEquals(sent, got.get(), "round " + round);
+        }
         assertTrue(a.isPeerOpen(1) && b.isPeerOpen(0));
     }
 

@@ -29,14 +29,22 @@ final class RawPeer implements AutoCloseable
         in = new DataInputStream(socket.getInputStream());
     }
 
-    /** Encodes a frame (big-endian) with a correct checksum. */
+    /**
+     * Encodes a TCP frame (big-endian, version 2) with correct checksums, written here independently
+     * of the transport's encoder: the header's own over its first 24 bytes, the trailer's over those
+     * and the payload.
+     */
     static ByteBuffer frame(final int type, final long timeNs, final long key, final byte[] payload)
     {
-        final ByteBuffer b = ByteBuffer.allocate(FrameDescriptor.HEADER_LENGTH + payload.length);
-        b.putInt(b.capacity()).put((byte)FrameDescriptor.VERSION).put((byte)type).putShort((short)0)
-            .putLong(timeNs).putLong(key).putInt(0).putInt(0).put(payload);
-        b.putInt(FrameDescriptor.CRC_OFFSET, FrameDescriptor.checksum(new CRC32C(), b, 0, payload.length));
-        return b;
+        final ByteBuffer b = ByteBuffer.allocate(FrameDescriptor.WIRE_OVERHEAD + payload.length);
+        b.putInt(b.capacity()).put((byte)FrameDescriptor.WIRE_VERSION).put((byte)type).putShort((short)0)
+            .putLong(timeNs).putLong(key).putInt(0).putInt(0).put(payload).putInt(0);
+        final CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, FrameDescriptor.CRC_COVERED_HEADER);
+        b.putInt(FrameDescriptor.CRC_OFFSET, (int)crc.getValue());
+        crc.update(b.array(), FrameDescriptor.HEADER_LENGTH, payload.length);
+        b.putInt(b.capacity() - FrameDescriptor.TRAILER_LENGTH, (int)crc.getValue());
+        return b.flip();
     }
 
     void write(final ByteBuffer frame) throws IOException
@@ -52,8 +60,9 @@ final class RawPeer implements AutoCloseable
         in.readByte();
         type[0] = in.readUnsignedByte();
         in.skipNBytes(FrameDescriptor.HEADER_LENGTH - 6);
-        final byte[] payload = new byte[length - FrameDescriptor.HEADER_LENGTH];
+        final byte[] payload = new byte[length - FrameDescriptor.WIRE_OVERHEAD];
         in.readFully(payload);
+        in.skipNBytes(FrameDescriptor.TRAILER_LENGTH);
         return payload;
     }
 
