@@ -35,14 +35,8 @@ public final class CongestionCommand implements Callable<Integer>
         + "Excludes --partitions. Default: ${DEFAULT-VALUE}.")
     int jvms;
 
-    @Option(names = "--partition", hidden = true, description = "Internal (--jvms): this JVM's partition.")
-    Integer partition;
-
-    @Option(names = "--shm-dir", hidden = true, description = "Internal (--jvms): the job's shared-memory directory.")
-    String shmDir;
-
-    @Option(names = "--job-id", hidden = true, description = "Internal (--jvms): the job's id.")
-    Long jobId;
+    @Mixin
+    JvmPartitionOptions child;
 
     @Option(names = {"-p", "--pattern"}, defaultValue = "hotspot", description = "The workload. Default: ${DEFAULT-VALUE}.")
     String pattern;
@@ -67,7 +61,7 @@ public final class CongestionCommand implements Callable<Integer>
         if (jvms > 1)
         {
             QsnetException.require(partitions == 1, "--jvms", jvms, "and --partitions exclude each other");
-            return JvmJob.run(jvms, partition, shmDir, jobId, QsnetCommand.class.getName(), JvmJob.argv, false, this::matrix);
+            return JvmJob.run(jvms, child.partition, child.shmDir, child.jobId, QsnetCommand.class.getName(), JvmJob.argv, false, this::matrix);
         }
         return matrix(null);
     }

@@ -70,7 +70,7 @@ final class Distributed
             nodes *= profile.fabric().k();
         }
         QsnetException.require(n <= nodes, "--jvms", n, "must be at most the machine's " + nodes + " nodes");
-        return JvmJob.run(n, c.partition, c.shmDir, c.jobId, PrunCommand.class.getName(), argv, true, job ->
+        return JvmJob.run(n, c.child.partition, c.child.shmDir, c.child.jobId, PrunCommand.class.getName(), argv, true, job ->
         {
             try (Transport t = job.open(0))
             {

@@ -20,6 +20,7 @@ import org.qsnet.fabric.machine.PlatformProfile;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -98,14 +99,8 @@ public final class PrunCommand implements Callable<Integer>
         + "one JVM and in several).")
     boolean digest;
 
-    @Option(names = "--partition", hidden = true, description = "Internal (--jvms): this JVM's partition.")
-    Integer partition;
-
-    @Option(names = "--shm-dir", hidden = true, description = "Internal (--jvms): the job's shared-memory directory.")
-    String shmDir;
-
-    @Option(names = "--job-id", hidden = true, description = "Internal (--jvms): the job's id.")
-    Long jobId;
+    @Mixin
+    JvmPartitionOptions child;
 
     @Parameters(index = "0", paramLabel = "MAIN-CLASS", description = "The program: a class with main(String[]) or implementing ElanMain.")
     String mainClass;
