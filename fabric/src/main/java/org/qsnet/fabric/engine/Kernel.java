@@ -320,8 +320,8 @@ public final class Kernel
                     + nowNs + " ns"
                 : "watchdog (a wall-clock safety net, not a result): the run took more than "
                 + context.watchdogNs() / 1_000_000 + " ms of host time; simulated time " + nowNs + " ns")
-                + (watchdogUnanswered ? "; a process did not give control back to the kernel (it computes, or spins"
-                    + " with nothing pending), so the report is a snapshot and that process may still run" : ""),
+                + (watchdogUnanswered ? "; a process did not give control back to the kernel (it computes without"
+                    + " calling the library), so the report is a snapshot and that process may still run" : ""),
                 null, r);
         }
         if (abortCause != null)
