@@ -57,13 +57,7 @@ public final class CongestionCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        QsnetException.require(jvms >= 1, "--jvms", jvms, "must be at least 1");
-        if (jvms > 1)
-        {
-            QsnetException.require(partitions == 1, "--jvms", jvms, "and --partitions exclude each other");
-            return JvmJob.run(jvms, child.partition, child.shmDir, child.jobId, QsnetCommand.class.getName(), JvmJob.argv, false, this::matrix);
-        }
-        return matrix(null);
+        return child.run(jvms, partitions, this::matrix);
     }
 
     /** The run and its matrix, in this JVM alone ({@code job} null) or as one partition of a --jvms job. */

@@ -471,28 +471,36 @@ public final class TrafficExperiment
             parts.add(e);
         }
         org.qsnet.fabric.distributed.PartitionThreads.run(transports, p -> parts.get(p).run());
-        // partition 0's replica holds the whole network's statistics once it has the node links'
-        // waits from their owners
-        final TrafficExperiment first = parts.get(0);
-        for (int node = 0; node < spec.nodes(); node++)
-        {
-            final TrafficExperiment owner = parts.get(first.fabric.partitioning().ownerOf(node));
-            if (owner != first)
-            {
-                first.fabric.adoptNodeLinkStats(owner.fabric, node);
-            }
-        }
-        long traceSum = 0;
-        long tracedEvents = 0;
-        for (final TrafficExperiment e : parts)
-        {
-            traceSum += e.kernel.traceSum();
-            tracedEvents += e.kernel.tracedEvents();
-        }
         final List<Counts> counts = new ArrayList<>();
         for (final TrafficExperiment e : parts)
         {
             counts.add(Counts.of(e));
+        }
+        return combined(parts.get(0), counts);
+    }
+
+    /**
+     * A partitioned run's outcome at partition 0 from every partition's counts: partition 0's replica
+     * of the network takes the node links' waits from their owners (then it holds the whole
+     * network's statistics), the event digests add up.
+     */
+    private static Partitioned combined(final TrafficExperiment first, final List<Counts> counts)
+    {
+        final org.qsnet.fabric.network.Partitioning partitioning = first.fabric.partitioning();
+        for (int node = 0; node < first.nodes.length; node++)
+        {
+            final Counts owner = counts.get(partitioning.ownerOf(node));
+            if (owner != counts.get(0))
+            {
+                first.fabric.adoptNodeLinkStats(node, owner.nodeLinkWaitNs[node], owner.nodeLinkWaits[node]);
+            }
+        }
+        long traceSum = 0;
+        long tracedEvents = 0;
+        for (final Counts c : counts)
+        {
+            traceSum += c.traceSum;
+            tracedEvents += c.tracedEvents;
         }
         return new Partitioned(point(first, counts), first, first.driver.windows(), traceSum, tracedEvents);
     }
@@ -525,27 +533,11 @@ public final class TrafficExperiment
             return null;
         }
         final List<Counts> counts = new ArrayList<>();
-        long traceSum = 0;
-        long tracedEvents = 0;
         for (final byte[] b : all)
         {
-            final Counts c = Counts.decode(b, spec.nodes());
-            counts.add(c);
-            traceSum += c.traceSum;
-            tracedEvents += c.tracedEvents;
+            counts.add(Counts.decode(b, spec.nodes()));
         }
-        // partition 0's replica holds the whole network's statistics once it has the node links'
-        // waits from their owners
-        final org.qsnet.fabric.network.Partitioning parts = e.fabric.partitioning();
-        for (int node = 0; node < spec.nodes(); node++)
-        {
-            final Counts owner = counts.get(parts.ownerOf(node));
-            if (owner != counts.get(0))
-            {
-                e.fabric.adoptNodeLinkStats(node, owner.nodeLinkWaitNs[node], owner.nodeLinkWaits[node]);
-            }
-        }
-        return new Partitioned(point(e, counts), e, e.driver.windows(), traceSum, tracedEvents);
+        return combined(e, counts);
     }
 
     /**

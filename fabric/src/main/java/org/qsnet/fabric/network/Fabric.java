@@ -435,23 +435,9 @@ public final class Fabric
     }
 
     /**
-     * After a partitioned run, takes the statistics only a node link's owner keeps (the headers
-     * that waited for its virtual channels, and how long) from the partition that owns the node,
-     * so that this replica's statistics are the whole network's, as in one JVM.
-     *
-     * @param owner the fabric of the partition that runs {@code node}.
-     * @param node  a node that partition runs.
-     */
-    public void adoptNodeLinkStats(final Fabric owner, final int node)
-    {
-        QsnetException.require(owner.partitioning.isLocal(node), "node", node,
-            "must belong to the owner's partition (" + owner.partitioning.self() + ")");
-        adoptNodeLinkStats(node, owner.nodeOut[node].waitNs, owner.nodeOut[node].waits);
-    }
-
-    /**
-     * As {@link #adoptNodeLinkStats(Fabric, int)}, with the owner's figures sent from another JVM
-     * ({@link #nodeLinkWaitNs}, {@link #nodeLinkWaits} there).
+     * Partition 0 of a partitioned run takes a node link's waits from the node's owner (only the
+     * owner arbitrates its node's link), from the owner's {@link #nodeLinkWaitNs} and
+     * {@link #nodeLinkWaits}, in this JVM or sent from another.
      *
      * @param node   the node.
      * @param waitNs the owner's total header wait for the node's link, ns.
