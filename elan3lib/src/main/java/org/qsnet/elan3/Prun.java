@@ -809,6 +809,202 @@ public final class Prun
         return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows(), errors);
     }
 
+    /** This JVM's endpoint of each run of a job in several JVMs, in order; null: the jobs run here alone. */
+    private static volatile IntFunction<Transport> jvmEndpoints;
+    /** Runs made through {@link #jvmEndpoints} since it was set: every JVM of the job counts alike. */
+    private static int jvmRuns;
+
+    /**
+     * Makes {@link #runJob} (and so {@link #run(PlatformProfile, Options, RankResults, ElanMain, String...)})
+     * run each job as this JVM's partition of a job spread over several JVMs
+     * ({@code qsnet <experiment> --jvms N}): run {@code i} of this JVM (from 0) meets its peers
+     * through {@code endpointOfRun.apply(i)}, which it closes after the run. Every JVM of the job
+     * must make the same runs in the same order.
+     *
+     * @param endpointOfRun this JVM's endpoint of each run, or null to run the jobs here again.
+     */
+    public static synchronized void jvmPartitionsByDefault(final IntFunction<Transport> endpointOfRun)
+    {
+        jvmEndpoints = endpointOfRun;
+        jvmRuns = 0;
+    }
+
+    private static void refuseJvms()
+    {
+        if (jvmEndpoints != null)
+        {
+            throw new QsnetException("this experiment reads its ranks' results from their Java objects, which live in "
+                + "other JVMs with --jvms: it runs in one JVM (or --partitions) only; its ranks must record their results "
+                + "in RankResults (Prun.runJob) to run in several");
+        }
+    }
+
+    /**
+     * Runs one job on a fresh machine, however this JVM is told to (alone, in partitions that are
+     * threads of this JVM, or as its partition of a job over several JVMs), and returns when every
+     * rank has finished. The ranks record what they measured in {@code results}; after the run it
+     * holds every rank's records, in every JVM of the job.
+     *
+     * @param profile  the platform.
+     * @param results  where the ranks record their figures.
+     * @param launcher launches the jobs in a session (once per partition).
+     * @return the run: every rank's outcome (in every JVM), events, link errors.
+     */
+    public static PartitionedResult runJob(final PlatformProfile profile, final RankResults results,
+        final java.util.function.Consumer<Session> launcher)
+    {
+        Objects.requireNonNull(results, "results");
+        final IntFunction<Transport> endpoints = jvmEndpoints;
+        if (endpoints != null)
+        {
+            final int run;
+            synchronized (Prun.class)
+            {
+                run = jvmRuns++;
+            }
+            try (Transport t = endpoints.apply(run))
+            {
+                return runPartitioned(profile, t, results, launcher);
+            }
+        }
+        if (defaultPartitions > 1)
+        {
+            return runPartitioned(profile, defaultPartitions, launcher);
+        }
+        final Session s = new Session(profile, 1);
+        launcher.accept(s);
+        final RunReport r = s.run();
+        return new PartitionedResult(r, s.kernel().traceSum(), s.kernel().tracedEvents(), 0, s.machine().linkErrorStats());
+    }
+
+    /**
+     * Runs one job on a fresh machine ({@link #runJob}) and returns when every rank has finished.
+     *
+     * @param profile the platform.
+     * @param o       the options.
+     * @param results where the ranks record their figures; after the run, every rank's.
+     * @param main    the program.
+     * @param args    its arguments.
+     * @return the outcome of every rank.
+     */
+    public static RunReport run(final PlatformProfile profile, final Options o, final RankResults results,
+        final ElanMain main, final String... args)
+    {
+        return runJob(profile, results, s -> s.launch(o, main, args)).report();
+    }
+
+    /**
+     * Runs this JVM's partition of a session spread over several JVMs (every JVM calls it with
+     * the same profile and launcher): the partitions run together in conservative windows, then
+     * each sends the others its ranks' outcomes, events, link errors and {@code results}
+     * ({@link PartitionDriver#allGather}). Every JVM returns the same merged result, the one the
+     * session gives in one JVM.
+     *
+     * @param profile   the platform.
+     * @param transport this JVM's endpoint of the job.
+     * @param results   where this partition's ranks record their figures; after the run, every rank's.
+     * @param launcher  launches the jobs in the session.
+     * @return the merged result.
+     * @throws SimulationException this partition's failure, or a peer's (every partition fails alike).
+     */
+    public static PartitionedResult runPartitioned(final PlatformProfile profile, final Transport transport,
+        final RankResults results, final java.util.function.Consumer<Session> launcher)
+    {
+        final Session s = new Session(profile, 1, KernelContext.DEFAULT, transport);
+        launcher.accept(s);
+        final RunReport r = s.run();
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream o = new java.io.DataOutputStream(bytes))
+        {
+            final org.qsnet.fabric.machine.LinkErrorStats e = s.machine().linkErrorStats();
+            o.writeLong(s.kernel().traceSum());
+            o.writeLong(s.kernel().tracedEvents());
+            o.writeLong(r.endNs());
+            o.writeLong(e.crcRetries());
+            o.writeLong(e.outOfOrderRefusals());
+            o.writeLong(e.duplicatesDiscarded());
+            final List<org.qsnet.fabric.engine.SimProcess> procs = s.kernel().processes();
+            o.writeInt(r.outcomes().size());
+            for (int i = 0; i < r.outcomes().size(); i++)
+            {
+                final RunReport.Outcome out = r.outcomes().get(i);
+                o.writeInt(procs.get(i).origin().id());
+                o.writeUTF(out.name());
+                o.writeUTF(out.state().name());
+                o.writeLong(out.finishedAtNs());
+                o.writeUTF(out.failure() == null ? "" : clip(String.valueOf(out.failure())));
+                o.writeUTF(out.waitingFor() == null ? "" : clip(out.waitingFor()));
+            }
+            final byte[] mine = results.encode();
+            o.writeInt(mine.length);
+            o.write(mine);
+        }
+        catch (final java.io.IOException e)
+        {
+            throw new java.io.UncheckedIOException(e);
+        }
+        final byte[][] all = s.partitionDriver().allGather(bytes.toByteArray());
+        final java.util.TreeMap<Integer, RunReport.Outcome> byOrigin = new java.util.TreeMap<>();
+        final List<org.qsnet.fabric.engine.SimProcess> local = s.kernel().processes();
+        for (int i = 0; i < local.size(); i++)
+        {
+            byOrigin.put(local.get(i).origin().id(), r.outcomes().get(i));
+        }
+        long sum = 0;
+        long events = 0;
+        long end = 0;
+        long crc = 0;
+        long refused = 0;
+        long duplicates = 0;
+        for (int p = 0; p < all.length; p++)
+        {
+            try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(all[p])))
+            {
+                sum += in.readLong();
+                events += in.readLong();
+                end = Math.max(end, in.readLong());
+                final long partitionCrc = in.readLong();
+                // the network (and its CRC count) is replicated in every partition; each NIC lives in one
+                crc = p == 0 ? partitionCrc : crc;
+                refused += in.readLong();
+                duplicates += in.readLong();
+                final int n = in.readInt();
+                for (int i = 0; i < n; i++)
+                {
+                    final int origin = in.readInt();
+                    final String name = in.readUTF();
+                    final ProcessState state = ProcessState.valueOf(in.readUTF());
+                    final long finished = in.readLong();
+                    final String failure = in.readUTF();
+                    final String waiting = in.readUTF();
+                    if (p != transport.partition())
+                    {
+                        byOrigin.put(origin, new RunReport.Outcome(name, state, finished,
+                            failure.isEmpty() ? null : new SimulationException("partition " + p + ": " + failure, null),
+                            waiting));
+                    }
+                }
+                final byte[] theirs = new byte[in.readInt()];
+                in.readFully(theirs);
+                if (p != transport.partition())
+                {
+                    results.merge(theirs);
+                }
+            }
+            catch (final java.io.IOException e)
+            {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return new PartitionedResult(new RunReport(end, events, sum, new ArrayList<>(byOrigin.values())), sum, events,
+            s.partitionDriver().windows(), new org.qsnet.fabric.machine.LinkErrorStats(crc, refused, duplicates));
+    }
+
+    private static String clip(final String s)
+    {
+        return s.length() > 2000 ? s.substring(0, 2000) + "..." : s;
+    }
+
     /**
      * Runs one job on a fresh machine and returns when every rank has finished.
      *
@@ -820,6 +1016,7 @@ public final class Prun
      */
     public static RunReport run(final PlatformProfile profile, final Options o, final ElanMain main, final String... args)
     {
+        refuseJvms();
         if (defaultPartitions > 1)
         {
             return runPartitioned(profile, defaultPartitions, s -> s.launch(o, main, args)).report();
@@ -841,6 +1038,7 @@ public final class Prun
      */
     public static RunReport run(final PlatformProfile profile, final Options o, final Class<?> mainClass, final String... args)
     {
+        refuseJvms();
         if (defaultPartitions > 1)
         {
             final Program program = Program.of(mainClass);

@@ -26,9 +26,14 @@ public final class ElanlibCommand implements Callable<Integer>
     String format;
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
     {
-        partitioning.apply();
+        return partitioning.run(this::experiment);
+    }
+
+    /** The experiment: alone, in partitions, or as this JVM's partition of a --jvms job ({@link PartitionOptions#run}). */
+    private Integer experiment()
+    {
         final Table.Format f = OutputOptions.format("--format", format);
         final java.util.List<Table> tables = new java.util.ArrayList<>();
         final String who = "qsnet " + BuildInfo.version();

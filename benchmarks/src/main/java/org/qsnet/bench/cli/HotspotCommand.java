@@ -57,9 +57,14 @@ public final class HotspotCommand implements Callable<Integer>
     OutputOptions output;
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
     {
-        partitioning.apply();
+        return partitioning.run(this::experiment);
+    }
+
+    /** The experiment: alone, in partitions, or as this JVM's partition of a --jvms job ({@link PartitionOptions#run}). */
+    private Integer experiment()
+    {
         output.check();
         final PlatformProfile p = platform.profile();
         final Placement where = switch (memory.toLowerCase(Locale.ROOT))

@@ -19,14 +19,15 @@ import org.qsnet.fabric.transport.shm.ShmTransport;
  * {@code --shm-dir} and {@code --job-id}, the job key passed in the environment (never on a
  * command line). Every JVM runs the same sequence of runs; run {@code i} of the experiment meets
  * its peers through shared memory under job id {@code jobId + i} ({@link #open}). Partition 0
- * writes the results. Used by {@code qsnet traffic --jvms} (a run per point) and
- * {@code prun --jvms} (one run: the program).
+ * writes the results. Used by {@code qsnet traffic --jvms} and {@code congestion --jvms} (a run per
+ * point), {@code qsnet ping|hotspot|elanlib|osu|calibrate --jvms} (a run per job the experiment
+ * launches, see {@link PartitionOptions}) and {@code prun --jvms} (one run: the program).
  */
 final class JvmJob
 {
     private static final String KEY_ENV = "QSNET_JOB_KEY";
 
-    /** The command line of {@code qsnet} in this JVM, for the JVMs {@code qsnet traffic --jvms} starts. */
+    /** The command line of {@code qsnet} in this JVM, for the JVMs {@code qsnet <experiment> --jvms} starts. */
     static String[] argv = new String[0];
 
     final int partition;

@@ -73,9 +73,14 @@ public final class OsuCommand implements Callable<Integer>
     int overlapSize;
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
     {
-        partitioning.apply();
+        return partitioning.run(this::experiment);
+    }
+
+    /** The experiment: alone, in partitions, or as this JVM's partition of a --jvms job ({@link PartitionOptions#run}). */
+    private Integer experiment()
+    {
         final PlatformProfile p = FabricOptions.applyProfile(PlatformProfile.named(profile), overrides);
         if (plot != null)
         {

@@ -58,9 +58,14 @@ public final class PingCommand implements Callable<Integer>
     }
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
     {
-        partitioning.apply();
+        return partitioning.run(this::experiment);
+    }
+
+    /** The experiment: alone, in partitions, or as this JVM's partition of a --jvms job ({@link PartitionOptions#run}). */
+    private Integer experiment()
+    {
         for (final int size : sizes)
         {
             QsnetException.require(size >= 0 && size <= PingExperiment.MAX_BYTES, "--sizes value", size,

@@ -40,6 +40,7 @@ public final class QsnetCommand implements Runnable
     {
         // a command without --partitions runs in one partition, whatever an earlier one in this JVM asked
         org.qsnet.elan3.Prun.partitionsByDefault(1);
+        org.qsnet.elan3.Prun.jvmPartitionsByDefault(null);
         JvmJob.argv = args.clone();
         final CommandLine cl = new CommandLine(new QsnetCommand());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) ->

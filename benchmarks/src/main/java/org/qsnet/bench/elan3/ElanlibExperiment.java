@@ -6,6 +6,7 @@ import org.qsnet.elan.ElanBase;
 import org.qsnet.elan.ElanEvent;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.RankResults;
 import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.tports.Tport;
 
@@ -30,8 +31,8 @@ public final class ElanlibExperiment
      */
     public static long tportLatencyNs(final PlatformProfile profile, final int size)
     {
-        final long[] r = new long[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final Tport tp = Tport.init(base);
@@ -44,7 +45,7 @@ public final class ElanlibExperiment
                     final var rx = tp.rxStart(0, 0, 0, -1, i, buf, Math.max(64, size));
                     p.sim().advance(slot - p.nowNs());
                     rx.rxWait();
-                    r[0] = p.nowNs() - slot;
+                    r.put("latency", 0, p.nowNs() - slot);
                 }
                 else
                 {
@@ -53,7 +54,7 @@ public final class ElanlibExperiment
                 }
             }
         }).throwIfFailed();
-        return r[0];
+        return r.get("latency", 0);
     }
 
     /**
@@ -65,8 +66,8 @@ public final class ElanlibExperiment
      */
     public static long putLatencyNs(final PlatformProfile profile, final int size)
     {
-        final long[] r = new long[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final long buf = base.allocMain(64, Math.max(64, size));
@@ -88,11 +89,11 @@ public final class ElanlibExperiment
                 {
                     base.ctx().waitFor(() -> base.ctx().raw().getInt(buf + size - 4) == pattern,
                         base.ctx().main2elan(buf + size - 4), Elan3.ELAN_POLL_EVENT);
-                    r[0] = p.nowNs() - slot;
+                    r.put("latency", 0, p.nowNs() - slot);
                 }
             }
         }).throwIfFailed();
-        return r[0];
+        return r.get("latency", 0);
     }
 
     /**
@@ -106,8 +107,8 @@ public final class ElanlibExperiment
      */
     public static double putBandwidthMBs(final PlatformProfile profile, final int size, final int window, final int loops)
     {
-        final double[] r = new double[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final long buf = base.allocMain(64, Math.max(64, size));
@@ -126,10 +127,10 @@ public final class ElanlibExperiment
                         e.waitEvent(Elan3.ELAN_POLL_EVENT);
                     }
                 }
-                r[0] = (double)size * window * loops * 1e3 / (p.nowNs() - START);
+                r.putDouble("bandwidth", 0, (double)size * window * loops * 1e3 / (p.nowNs() - START));
             }
         }).throwIfFailed();
-        return r[0];
+        return r.getDouble("bandwidth", 0);
     }
 
     /**
@@ -141,8 +142,8 @@ public final class ElanlibExperiment
      */
     public static long getLatencyNs(final PlatformProfile profile, final int size)
     {
-        final long[] r = new long[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final long buf = base.allocMain(64, Math.max(64, size));
@@ -154,11 +155,11 @@ public final class ElanlibExperiment
                 if (base.vp() == 0)
                 {
                     base.get(buf, into, size, 1).waitEvent(Elan3.ELAN_POLL_EVENT);
-                    r[0] = p.nowNs() - slot;
+                    r.put("latency", 0, p.nowNs() - slot);
                 }
             }
         }).throwIfFailed();
-        return r[0];
+        return r.get("latency", 0);
     }
 
     /**
@@ -171,9 +172,8 @@ public final class ElanlibExperiment
      */
     public static double tportBandwidthMBs(final PlatformProfile profile, final int size, final int count)
     {
-        final double[] r = new double[1];
-        final long[] start = new long[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final Tport tp = Tport.init(base);
@@ -198,14 +198,14 @@ public final class ElanlibExperiment
                     }
                     if (round == 1)
                     {
-                        // the simulated clock is global: the sender's first post is the start
-                        r[0] = (double)size * count * 1e3 / (p.nowNs() - start[0]);
+                        // the simulated clock is global: the sender's first post (its record) is the start
+                        r.put("end", 1, p.nowNs());
                     }
                 }
                 else
                 {
                     base.gsync(base.allGroup());
-                    start[0] = p.nowNs();
+                    r.put("start", 0, p.nowNs());
                     final var txs = new java.util.ArrayList<org.qsnet.tports.TxEvent>();
                     for (int i = 0; i < count; i++)
                     {
@@ -215,7 +215,7 @@ public final class ElanlibExperiment
                 }
             }
         }).throwIfFailed();
-        return r[0];
+        return (double)size * count * 1e3 / (r.get("end", 1) - r.get("start", 0));
     }
 
     /**
@@ -228,9 +228,9 @@ public final class ElanlibExperiment
      */
     public static double barrierNs(final PlatformProfile profile, final int procs, final boolean hardware)
     {
-        final long[] end = new long[1];
+        final RankResults end = new RankResults();
         final int rounds = 10;
-        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), (p, a) ->
+        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), end, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             p.sim().advance(START - p.nowNs());
@@ -245,12 +245,9 @@ public final class ElanlibExperiment
                     base.gsync(base.allGroup());
                 }
             }
-            synchronized (end)
-            {
-                end[0] = Math.max(end[0], p.nowNs());
-            }
+            end.put("end", base.vp(), p.nowNs());
         }).throwIfFailed();
-        return (double)(end[0] - START) / rounds;
+        return (double)(end.max("end") - START) / rounds;
     }
 
     /**
@@ -263,9 +260,9 @@ public final class ElanlibExperiment
      */
     public static double bcastNs(final PlatformProfile profile, final int procs, final int size)
     {
-        final long[] end = new long[1];
+        final RankResults end = new RankResults();
         final int rounds = 5;
-        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), (p, a) ->
+        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), end, (p, a) ->
         {
             final ElanBase base = ElanBase.baseInit(0);
             final long buf = base.gallocMain(base.allGroup(), 64, Math.max(64, size));
@@ -274,11 +271,8 @@ public final class ElanlibExperiment
             {
                 base.bcast(base.allGroup(), buf, size, 0);
             }
-            synchronized (end)
-            {
-                end[0] = Math.max(end[0], p.nowNs());
-            }
+            end.put("end", base.vp(), p.nowNs());
         }).throwIfFailed();
-        return (double)(end[0] - START) / rounds;
+        return (double)(end.max("end") - START) / rounds;
     }
 }

@@ -7,6 +7,7 @@ import org.qsnet.elan3.E3DmaMain;
 import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.RankResults;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
@@ -86,12 +87,12 @@ public final class HotspotExperiment
     public static Result run(final PlatformProfile profile, final int procs, final boolean read,
         final Placement where, final int size, final int reps)
     {
-        final long[] end = new long[procs];
+        final RankResults results = new RankResults();
         final long warmStart = 20_000;
         // the timed phase starts when every sender's warm-up DMA is certainly done (below 40 MB/s
         // into the hot node, checked): idle simulated time costs the emulator nothing
         final long start = warmStart + 100_000 + (procs - 1L) * Math.max(size, 64) * 25;
-        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), (p, args) ->
+        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), results, (p, args) ->
         {
             final long heap = Math.max(1 << 21, 4L * size);
             final Elan3Context ctx = Elan3Context.open(heap, heap);
@@ -133,15 +134,16 @@ public final class HotspotExperiment
                     ctx.putdmaMain(dma(ctx, me, read, size, block, local, ev), scratch[i]);
                 }
                 ctx.waitEventWord(ev, word, Elan3.ELAN_POLL_EVENT);
-                end[me] = p.nowNs();
+                results.put("end", me, p.nowNs());
             }
         }).throwIfFailed();
         long last = 0;
         final double[] perNode = new double[procs];
         for (int i = 1; i < procs; i++)
         {
-            last = Math.max(last, end[i]);
-            perNode[i] = (double)size * reps * 1e3 / (end[i] - start);
+            final long end = results.get("end", i);
+            last = Math.max(last, end);
+            perNode[i] = (double)size * reps * 1e3 / (end - start);
         }
         return new Result((double)size * reps * (procs - 1) * 1e3 / (last - start), perNode);
     }

@@ -7,6 +7,7 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanMain;
 import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.RankResults;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
@@ -32,7 +33,9 @@ public final class OsuExperiment
         void run(org.qsnet.elan3.ElanProcess p, Env e) throws Exception;
     }
 
-    private static void run(final PlatformProfile profile, final int procs, final long heap, final Body body)
+    /** Runs {@code body} in every rank; it records its figures in {@code results}, which after the run holds every rank's. */
+    private static void run(final PlatformProfile profile, final int procs, final long heap, final RankResults results,
+        final Body body)
     {
         final ElanMain main = (p, args) ->
         {
@@ -44,7 +47,7 @@ public final class OsuExperiment
             ctx.blockInputter(0);
             body.run(p, e);
         };
-        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), main).throwIfFailed();
+        Prun.run(profile, new Prun.Options(procs, procs, false, 0, Map.of()), results, main).throwIfFailed();
     }
 
     private static E3DmaMain put(final Env e, final int peer, final long src, final long dst, final long size,
@@ -101,8 +104,8 @@ public final class OsuExperiment
      */
     public static double hostOverheadNs(final PlatformProfile profile)
     {
-        final double[] r = new double[1];
-        run(profile, 2, 1 << 22, (p, e) ->
+        final RankResults r = new RankResults();
+        run(profile, 2, 1 << 22, r, (p, e) ->
         {
             final long buf = e.ctx.main2elan(e.ctx.allocMain(64, 64));
             final long[] scratch = new long[100];
@@ -121,10 +124,10 @@ public final class OsuExperiment
                     spent += p.nowNs() - t;
                     p.sim().advance(5_000);
                 }
-                r[0] = (double)spent / scratch.length;
+                r.putDouble("overhead", 0, (double)spent / scratch.length);
             }
         });
-        return r[0];
+        return r.getDouble("overhead", 0);
     }
 
     /**
@@ -138,8 +141,8 @@ public final class OsuExperiment
      */
     public static long[] completionLatencyNs(final PlatformProfile profile, final int size)
     {
-        final long[] r = new long[3];
-        run(profile, 2, 1 << 22, (p, e) ->
+        final RankResults r = new RankResults();
+        run(profile, 2, 1 << 22, r, (p, e) ->
         {
             final long src = e.ctx.allocMain(64, Math.max(64, size));
             final long dst = e.ctx.allocMain(64, Math.max(64, size));
@@ -176,12 +179,12 @@ public final class OsuExperiment
                         {
                             e.ctx.waitEventWord(e.rxEv, e.rxWord, mode == 1 ? Elan3.ELAN_POLL_EVENT : Elan3.ELAN_WAIT_EVENT);
                         }
-                        r[mode] = p.nowNs() - slot;
+                        r.put("latency", mode, p.nowNs() - slot);
                     }
                 }
             }
         });
-        return r;
+        return new long[] {r.get("latency", 0), r.get("latency", 1), r.get("latency", 2)};
     }
 
     /**
@@ -225,10 +228,10 @@ public final class OsuExperiment
         org.qsnet.fabric.QsnetException.require(reusePercent >= 0 && reusePercent <= 100, "reuse", reusePercent,
             "must be in 0..100");
         org.qsnet.fabric.QsnetException.require(window >= 1 && window <= 1024, "window", window, "must be in 1..1024");
-        final double[] r = new double[1];
+        final RankResults r = new RankResults();
         final long stride = (Math.max(size, 1) + 8191L) / 8192 * 8192 + 8192;
         final int rounds = (messages + window - 1) / window;
-        run(profile, 2, Math.max(1 << 22, Long.highestOneBit(stride * buffers) * 2), (p, e) ->
+        run(profile, 2, Math.max(1 << 22, Long.highestOneBit(stride * buffers) * 2), r, (p, e) ->
         {
             final long base = e.ctx.allocMain(8192, stride * buffers);
             final long[] scratch = new long[window];
@@ -254,10 +257,10 @@ public final class OsuExperiment
                     }
                     e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
                 }
-                r[0] = (double)(p.nowNs() - START) / ((long)rounds * window);
+                r.putDouble("perMessage", 0, (double)(p.nowNs() - START) / ((long)rounds * window));
             }
         });
-        return r[0];
+        return r.getDouble("perMessage", 0);
     }
 
     /**
@@ -276,8 +279,8 @@ public final class OsuExperiment
         final int loops)
     {
         org.qsnet.fabric.QsnetException.require(computeNs >= 0, "compute", computeNs, "must be at least 0 ns");
-        final double[] r = new double[2];
-        run(profile, 2, 1 << 22, (p, e) ->
+        final RankResults r = new RankResults();
+        run(profile, 2, 1 << 22, r, (p, e) ->
         {
             final long buf = e.ctx.main2elan(e.ctx.allocMain(64, Math.max(64, size)));
             final long[] scratch = new long[window];
@@ -312,11 +315,11 @@ public final class OsuExperiment
                     e.ctx.waitEventWord(e.txEv, e.txWord, Elan3.ELAN_POLL_EVENT);
                 }
                 final long total = p.nowNs() - start;
-                r[0] = (double)size * window * loops * 1e3 / total;
-                r[1] = (double)computeNs * loops / total;
+                r.putDouble("bandwidth", 0, (double)size * window * loops * 1e3 / total);
+                r.putDouble("computing", 0, (double)computeNs * loops / total);
             }
         });
-        return r;
+        return new double[] {r.getDouble("bandwidth", 0), r.getDouble("computing", 0)};
     }
 
     /**
@@ -332,8 +335,8 @@ public final class OsuExperiment
     public static double hotspotSendReceiveMBs(final PlatformProfile profile, final int slaves, final int size,
         final boolean receive)
     {
-        final long[] end = new long[1];
-        run(profile, slaves + 1, 1 << 22, (p, e) ->
+        final RankResults end = new RankResults();
+        run(profile, slaves + 1, 1 << 22, end, (p, e) ->
         {
             final long buf = e.ctx.main2elan(e.ctx.allocMain(64, Math.max(64, size)));
             final long[] scratch = new long[slaves];
@@ -358,14 +361,14 @@ public final class OsuExperiment
                 {
                     e.ctx.waitEventWord(e.rxEv, e.rxWord, Elan3.ELAN_POLL_EVENT);
                 }
-                end[0] = p.nowNs();
+                end.put("end", 0, p.nowNs());
             }
             else if (receive)
             {
                 e.ctx.putdmaMain(put(e, 0, buf, buf, size, true, false), e.scratch);
             }
         });
-        return (double)size * slaves * 1e3 / (end[0] - START);
+        return (double)size * slaves * 1e3 / (end.get("end", 0) - START);
     }
 
     /**
@@ -376,8 +379,8 @@ public final class OsuExperiment
      */
     public static long[] bidirectionalLatencyNs(final PlatformProfile profile)
     {
-        final long[] r = new long[2];
-        run(profile, 2, 1 << 22, (p, e) ->
+        final RankResults r = new RankResults();
+        run(profile, 2, 1 << 22, r, (p, e) ->
         {
             final long buf = e.ctx.main2elan(e.ctx.allocMain(64, 64));
             for (int mode = 0; mode < 2; mode++)
@@ -397,12 +400,12 @@ public final class OsuExperiment
                         e.ctx.waitEventWord(e.rxEv, e.rxWord, Elan3.ELAN_POLL_EVENT);
                         if (e.me == 1)
                         {
-                            r[mode] = p.nowNs() - slot;
+                            r.put("latency", mode, p.nowNs() - slot);
                         }
                     }
                 }
             }
         });
-        return r;
+        return new long[] {r.get("latency", 0), r.get("latency", 1)};
     }
 }

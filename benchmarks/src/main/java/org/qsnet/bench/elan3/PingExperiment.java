@@ -7,6 +7,7 @@ import org.qsnet.elan3.Elan3;
 import org.qsnet.elan3.Elan3Context;
 import org.qsnet.elan3.ElanProcess;
 import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.RankResults;
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.machine.LinkErrorStats;
 import org.qsnet.fabric.machine.PlatformProfile;
@@ -78,10 +79,10 @@ public final class PingExperiment
     public static long latencyNs(final PlatformProfile profile, final int size, final Placement src, final Placement dst,
         final boolean bidirectional)
     {
-        final long[] result = new long[2];
-        final long[][] posted = new long[2][WARMUP + MEASURED];
-        run(profile, (p, args) -> pingLatency(p, size, src, dst, bidirectional, posted, result));
-        return bidirectional ? (result[0] + result[1]) / 2 : result[0];
+        final RankResults r = run(profile, results -> (p, args) -> pingLatency(p, size, src, dst, bidirectional, results));
+        // the clock is global: one-way latency = seen by one rank - posted by the other
+        final long toRank1 = meanLatencyNs(r, 0, 1);
+        return bidirectional ? (toRank1 + meanLatencyNs(r, 1, 0)) / 2 : toRank1;
     }
 
     /**
@@ -98,28 +99,41 @@ public final class PingExperiment
     public static double bandwidthMBs(final PlatformProfile profile, final int size, final int reps, final Placement src,
         final Placement dst, final boolean bidirectional)
     {
-        final double[] result = new double[2];
-        final long[] startNs = new long[2];
-        run(profile, (p, args) -> stream(p, size, reps, src, dst, bidirectional, result, startNs));
-        return bidirectional ? Math.min(result[0], result[1]) : result[0];
+        final RankResults r = run(profile, results -> (p, args) -> stream(p, size, reps, src, dst, bidirectional, results));
+        final double toRank1 = bandwidthMBs(r, size, reps, 0, 1);
+        return bidirectional ? Math.min(toRank1, bandwidthMBs(r, size, reps, 1, 0)) : toRank1;
     }
 
-    private static void run(final PlatformProfile profile, final org.qsnet.elan3.ElanMain main)
+    /** The mean one-way latency from {@code sender} to {@code receiver}: each measured ping, seen - posted. */
+    private static long meanLatencyNs(final RankResults r, final int sender, final int receiver)
     {
-        if (Prun.defaultPartitions() > 1)
+        long sumNs = 0;
+        for (int i = WARMUP; i < WARMUP + MEASURED; i++)
         {
-            final Prun.PartitionedResult r = Prun.runPartitioned(profile, Prun.defaultPartitions(),
-                s -> s.launch(new Prun.Options(2, 2, false, 0, Map.of()), main));
-            r.report().throwIfFailed();
-            final LinkErrorStats[] mine = LAST_ERRORS.get();
-            mine[0] = mine[0].plus(r.linkErrors());
-            return;
+            sumNs += r.get("seen" + receiver, i) - r.get("posted" + sender, i);
         }
-        final Prun.Session session = new Prun.Session(profile, 1);
-        session.launch(new Prun.Options(2, 2, false, 0, Map.of()), main);
-        session.run().throwIfFailed();
+        return sumNs / MEASURED;
+    }
+
+    /** MB/s from {@code sender} to {@code receiver}: the bytes / (last arrival seen - first post). */
+    private static double bandwidthMBs(final RankResults r, final int size, final int reps, final int sender,
+        final int receiver)
+    {
+        return (double)size * reps * 1e3 / (r.get("end", receiver) - r.get("start", sender));
+    }
+
+    /** Runs the two ranks of {@code main} (given where they record their figures) and returns their figures. */
+    private static RankResults run(final PlatformProfile profile,
+        final java.util.function.Function<RankResults, org.qsnet.elan3.ElanMain> main)
+    {
+        final RankResults results = new RankResults();
+        final org.qsnet.elan3.ElanMain program = main.apply(results);
+        final Prun.PartitionedResult r = Prun.runJob(profile, results,
+            s -> s.launch(new Prun.Options(2, 2, false, 0, Map.of()), program));
+        r.report().throwIfFailed();
         final LinkErrorStats[] mine = LAST_ERRORS.get();
-        mine[0] = mine[0].plus(session.machine().linkErrorStats());
+        mine[0] = mine[0].plus(r.linkErrors());
+        return results;
     }
 
     /** Link-error statistics of this thread's runs since {@link #takeLinkErrors()}. */
@@ -172,7 +186,7 @@ public final class PingExperiment
     }
 
     private static void pingLatency(final ElanProcess p, final int size, final Placement src, final Placement dst,
-        final boolean bidirectional, final long[][] postedNs, final long[] result)
+        final boolean bidirectional, final RankResults results)
     {
         final Elan3Context ctx = Elan3Context.open(heap(size), heap(size));
         final int me = ctx.process();
@@ -196,7 +210,6 @@ public final class PingExperiment
         // both ranks start together, after set-up
         p.sim().advance(Math.max(0, 20_000 - p.nowNs()));
         final boolean pings = me == 0 || bidirectional;
-        long sumNs = 0;
         for (int i = 0; i < iterations; i++)
         {
             final E3DmaMain d = new E3DmaMain();
@@ -210,33 +223,23 @@ public final class PingExperiment
             if (pings)
             {
                 // a ping: one DMA; the next one only after the answer (the pong, or the peer's ping)
-                postedNs[me][i] = p.nowNs();
+                results.put("posted" + me, i, p.nowNs());
                 ctx.putdmaMain(d, scratch);
             }
             ctx.waitEventWord(ev[i], word[i], Elan3.ELAN_POLL_EVENT);
-            // the clock is global: one-way latency = seen here - posted there
-            if (me == 1 || bidirectional)
-            {
-                if (i >= WARMUP)
-                {
-                    sumNs += p.nowNs() - postedNs[peer][i];
-                }
-            }
+            // the latency is taken after the run from both ranks' records (the peer may be in another JVM)
+            results.put("seen" + me, i, p.nowNs());
             if (!pings)
             {
                 // the pong: rank 1 answers each ping as soon as it sees it
-                postedNs[me][i] = p.nowNs();
+                results.put("posted" + me, i, p.nowNs());
                 ctx.putdmaMain(d, scratch);
             }
-        }
-        if (me == 1 || bidirectional)
-        {
-            result[me == 1 ? 0 : 1] = sumNs / MEASURED;
         }
     }
 
     private static void stream(final ElanProcess p, final int size, final int reps, final Placement src,
-        final Placement dst, final boolean bidirectional, final double[] result, final long[] startNs)
+        final Placement dst, final boolean bidirectional, final RankResults results)
     {
         final Elan3Context ctx = Elan3Context.open(heap(size), heap(size));
         final int me = ctx.process();
@@ -282,8 +285,9 @@ public final class PingExperiment
         p.sim().advance(10_000);
         if (sends)
         {
-            // the simulated clock is global: the receiver reads the sender's first post from here
-            startNs[me] = p.nowNs();
+            // the simulated clock is global: the bandwidth is taken after the run from the sender's first
+            // post and the receiver's last arrival
+            results.put("start", me, p.nowNs());
             for (int i = 0; i < reps; i++)
             {
                 ctx.putdmaMain(dma(ctx, me, peer, size, srcBuf, dstBuf, rxEv, txEv), scratch[i]);
@@ -292,7 +296,7 @@ public final class PingExperiment
         if (receives)
         {
             ctx.waitEventWord(rxEv, rxWord, Elan3.ELAN_POLL_EVENT);
-            result[me == 1 ? 0 : 1] = (double)size * reps * 1e3 / (p.nowNs() - startNs[peer]);
+            results.put("end", me, p.nowNs());
         }
         if (sends)
         {

@@ -6,6 +6,7 @@ import mpi.MPI;
 import mpi.Request;
 
 import org.qsnet.elan3.Prun;
+import org.qsnet.elan3.RankResults;
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.machine.PlatformProfile;
 
@@ -30,8 +31,8 @@ public final class MpiExperiment
      */
     public static double latencyNs(final PlatformProfile profile, final int size, final int iterations)
     {
-        final double[] r = new double[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             MPI.Init(a);
             final int rank = MPI.COMM_WORLD.getRank();
@@ -56,11 +57,11 @@ public final class MpiExperiment
             }
             if (rank == 0)
             {
-                r[0] = (MPI.wtime() - start) * 1e9 / (2.0 * iterations);
+                r.putDouble("latency", 0, (MPI.wtime() - start) * 1e9 / (2.0 * iterations));
             }
             MPI.Finalize();
         }).throwIfFailed();
-        return r[0];
+        return r.getDouble("latency", 0);
     }
 
     /**
@@ -77,8 +78,8 @@ public final class MpiExperiment
         final int iterations)
     {
         QsnetException.require(window >= 1, "window", window, "must be at least 1");
-        final double[] r = new double[1];
-        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), (p, a) ->
+        final RankResults r = new RankResults();
+        Prun.run(profile, new Prun.Options(2, 2, false, 0, Map.of()), r, (p, a) ->
         {
             MPI.Init(a);
             final int rank = MPI.COMM_WORLD.getRank();
@@ -113,10 +114,10 @@ public final class MpiExperiment
             }
             if (rank == 0)
             {
-                r[0] = (double)size * window * iterations / ((MPI.wtime() - start) * 1e6);
+                r.putDouble("bandwidth", 0, (double)size * window * iterations / ((MPI.wtime() - start) * 1e6));
             }
             MPI.Finalize();
         }).throwIfFailed();
-        return r[0];
+        return r.getDouble("bandwidth", 0);
     }
 }

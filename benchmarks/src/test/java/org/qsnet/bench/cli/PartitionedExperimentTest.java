@@ -12,8 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code qsnet <experiment> --partitions N} prints, byte for byte, the JSON recorded in
- * {@code golden/} from the run in one partition (the files {@code .ci/golden-check} compares).
+ * {@code qsnet <experiment> --partitions N} (threads) and {@code --jvms N} (JVMs) print, byte for
+ * byte, the JSON recorded in {@code golden/} from the run in one partition (the files
+ * {@code .ci/golden-check} compares), or what the same command prints in one JVM.
  */
 class PartitionedExperimentTest
 {
@@ -33,6 +34,58 @@ class PartitionedExperimentTest
         final String[] r = Captured.run(QsnetCommand::execute, experiment, "--format", "json", "--partitions", partitions);
         assertEquals("0", r[0], r[2]);
         assertEquals(golden(experiment), r[1]);
+    }
+
+    @ParameterizedTest(name = "{0} in 2 JVMs")
+    @CsvSource({"ping", "hotspot", "elanlib"})
+    @Timeout(300)
+    void shouldPrintTheRecordedJsonInTwoJvms(final String experiment) throws IOException
+    {
+        // this JVM is partition 0; it starts the other, and every run's ranks ship their records to it
+        final String[] r = Captured.run(QsnetCommand::execute, experiment, "--format", "json", "--jvms", "2");
+        assertEquals("0", r[0], r[2]);
+        assertEquals(golden(experiment), r[1]);
+    }
+
+    @org.junit.jupiter.api.Test
+    @Timeout(300)
+    void shouldPrintTheSameHotspotInFourJvmsAndRefuseJvmsWithPartitions()
+    {
+        // 16 ranks on 16 nodes, 4 in each JVM: every sender's time comes from its own JVM (one run of
+        // the golden's 16-node reads, shortened to one DMA of 4 KB per sender: 4 JVMs contend on 2 cores)
+        final String[] args = {"hotspot", "--nodes", "16", "--op", "read", "--reps", "1", "--size", "4096", "--per-node",
+            "--format", "json"};
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        assertEquals("0", one[0], one[2]);
+        final String[] four = java.util.Arrays.copyOf(args, args.length + 2);
+        four[args.length] = "--jvms";
+        four[args.length + 1] = "4";
+        final String[] many = Captured.run(QsnetCommand::execute, four);
+        assertEquals("0", many[0], many[2]);
+        assertEquals(one[1], many[1], "JSON in 4 JVMs");
+        final String[] both = Captured.run(QsnetCommand::execute, "ping", "--jvms", "2", "--partitions", "2");
+        assertEquals("2", both[0], both[2]);
+        assertTrue(both[2].contains("--jvms") && both[2].contains("exclude each other"), both[2]);
+    }
+
+    @ParameterizedTest(name = "{0} in 2 JVMs, as in one")
+    @CsvSource(delimiter = '|', value = {
+        "osu --tests completion,hotspot,bidirectional --sizes 64",
+        "calibrate --profile xeon-gc"})
+    @Timeout(300)
+    void shouldPrintTheSameReducedExperimentInTwoJvms(final String command)
+    {
+        // osu and calibrate in full take minutes in several JVMs (.ci/golden-check --jvms 2 compares
+        // them): a few of their runs here, osu's hot spot (up to 16 ranks, in both JVMs) among them
+        final String[] args = (command + " --format json").split(" ");
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        final String[] two = java.util.Arrays.copyOf(args, args.length + 2);
+        two[args.length] = "--jvms";
+        two[args.length + 1] = "2";
+        final String[] many = Captured.run(QsnetCommand::execute, two);
+        assertEquals(one[0], many[0], many[2]);
+        assertTrue(one[1].contains("\"rows\""), one[1]);
+        assertEquals(one[1], many[1]);
     }
 
     @ParameterizedTest(name = "uniform traffic, 64 nodes, in {0} partitions")

@@ -347,6 +347,65 @@ public final class PartitionDriver
         }
     }
 
+    /**
+     * Like {@link #gather}, but every partition gets every partition's result: partition 0 gathers
+     * them and sends them all back, so that every JVM of a job goes on from the same figures (an
+     * experiment whose next run depends on the last one's results takes the same path in each).
+     * Every partition calls it once, after its run.
+     *
+     * @param mine this partition's result; all of them together at most the transport's frame payload.
+     * @return every partition's result by partition (its own included), in every partition.
+     */
+    public byte[][] allGather(final byte[] mine)
+    {
+        try
+        {
+            if (self == 0)
+            {
+                final byte[][] all = gather(mine);
+                int total = 4 * count;
+                for (final byte[] r : all)
+                {
+                    total += r.length;
+                }
+                QsnetException.require(total <= transport.maxPayloadBytes(), "gathered results", total + " bytes",
+                    "must fit one frame of the transport (" + transport.maxPayloadBytes() + " bytes)");
+                final ByteBuffer b = ByteBuffer.allocate(total);
+                for (final byte[] r : all)
+                {
+                    b.putInt(r.length).put(r);
+                }
+                b.flip();
+                for (int peer = 1; peer < count; peer++)
+                {
+                    sendPolling(peer, TYPE_RESULT, 0, b.duplicate());
+                }
+                return all;
+            }
+            sendPolling(0, TYPE_RESULT, 0, ByteBuffer.wrap(mine));
+            while (results == null || results[0] == null)
+            {
+                if (transport.poll(handler, 64) == 0)
+                {
+                    transport.awaitFrames(1_000_000L);
+                }
+            }
+            final ByteBuffer b = ByteBuffer.wrap(results[0]);
+            results = null;
+            final byte[][] all = new byte[count][];
+            for (int p = 0; p < count; p++)
+            {
+                all[p] = new byte[b.getInt()];
+                b.get(all[p]);
+            }
+            return all;
+        }
+        catch (final PeerFailed e)
+        {
+            throw e.failure;
+        }
+    }
+
     private boolean allPeersEnded(final long window)
     {
         for (int peer = 0; peer < count; peer++)
