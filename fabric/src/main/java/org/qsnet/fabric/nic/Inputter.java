@@ -30,10 +30,24 @@ final class Inputter
     private long lastWriteDoneNs;
     /** Per queue: the slot the inputter hands out next (q_bptr is published when a slot lands). */
     private final LongLongMap reservedBptr = new LongLongMap();
-    /** Multi-packet broadcast DMAs partly written here: packets written so far. */
-    private final java.util.IdentityHashMap<DmaJob, int[]> broadcastLanded = new java.util.IdentityHashMap<>();
-    /** Packets landed so far of DMAs from other partitions, by DMA id (see {@link #landedAll}). */
-    private final java.util.HashMap<Long, int[]> landedById = new java.util.HashMap<>();
+    /**
+     * Multi-packet broadcast DMAs partly written here: packets written so far, per recipient
+     * context (every context of the node in the broadcast's range gets every packet, and each
+     * one's destination event fires when its own copy is complete).
+     */
+    private final java.util.HashMap<Landing, int[]> broadcastLanded = new java.util.HashMap<>();
+    /** Packets landed so far of DMAs from other partitions, by DMA id and recipient context (see {@link #landedAll}). */
+    private final java.util.HashMap<RemoteLanding, int[]> landedById = new java.util.HashMap<>();
+
+    /** A broadcast DMA's copy in one context (DmaJob and NicContext compare by identity). */
+    private record Landing(DmaJob job, NicContext context)
+    {
+    }
+
+    /** A DMA of another partition (decoded once per packet) landing in one context, by number. */
+    private record RemoteLanding(long dmaId, int context)
+    {
+    }
     long duplicatesDiscarded;
     long outOfOrderRefusals;
     long packetsReceived;
@@ -117,7 +131,7 @@ final class Inputter
                         // the destination event counts packets as they are accepted and written: it
                         // fires with the DMA's last packet to land, whatever its index (a packet
                         // retried after a CRC error may land after the DMA's final one)
-                        final boolean complete = landedAll(job);
+                        final boolean complete = landedAll(job, c);
                         land(c, va, data, complete ? job.destEvent : 0, t);
                         if (observer != null)
                         {
@@ -194,11 +208,11 @@ final class Inputter
     }
 
     /**
-     * Counts one packet of {@code job} written at this node.
+     * Counts one packet of {@code job} written in context {@code c} of this node.
      *
-     * @return whether every packet of the DMA has now been written here.
+     * @return whether every packet of the DMA has now been written there.
      */
-    private boolean landedAll(final DmaJob job)
+    private boolean landedAll(final DmaJob job, final NicContext c)
     {
         if (job.packets == 1)
         {
@@ -207,10 +221,11 @@ final class Inputter
         if (job.ctx == null)
         {
             // a copy decoded from another partition (one per packet): count by the DMA's id
-            final int[] n = landedById.computeIfAbsent(job.id, k -> new int[1]);
+            final RemoteLanding key = new RemoteLanding(job.id, c.number);
+            final int[] n = landedById.computeIfAbsent(key, k -> new int[1]);
             if (++n[0] == job.packets)
             {
-                landedById.remove(job.id);
+                landedById.remove(key);
                 return true;
             }
             return false;
@@ -219,11 +234,12 @@ final class Inputter
         {
             return ++job.landed == job.packets;
         }
-        // a broadcast lands at every recipient: each counts its own packets
-        final int[] n = broadcastLanded.computeIfAbsent(job, k -> new int[1]);
+        // a broadcast lands at every recipient context: each counts its own packets
+        final Landing key = new Landing(job, c);
+        final int[] n = broadcastLanded.computeIfAbsent(key, k -> new int[1]);
         if (++n[0] == job.packets)
         {
-            broadcastLanded.remove(job);
+            broadcastLanded.remove(key);
             return true;
         }
         return false;
