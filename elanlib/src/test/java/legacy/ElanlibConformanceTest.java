@@ -81,6 +81,18 @@ class ElanlibConformanceTest
         broadcasts(procs, nodes, seq);
     }
 
+    /**
+     * Was a divergence, fixed (Collectives segments them): elan_bcast, elan_hbcast and elan_reduce
+     * refused more than 64 KiB ("len 200000 must be in 0..65536"), a limit the catalog does not
+     * have (libelan's group_maxsegs: it segments through its group_rbufsize buffers).
+     */
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"3, 3", "5, 5"})
+    void shouldRunCollectivesOfMoreThanTheStagingBuffer(final int procs, final int nodes)
+    {
+        run(procs, nodes, "bigcoll");
+    }
+
     @Test
     void shouldAdvanceTheClockAsAProgramReadsIt()
     {

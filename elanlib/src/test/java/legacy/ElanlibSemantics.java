@@ -80,6 +80,7 @@ public final class ElanlibSemantics
             case "queue" -> queue();
             case "clock" -> clock();
             case "hbcast" -> hbcast(args);
+            case "bigcoll" -> bigcoll();
             default -> throw new IllegalArgumentException(args[0]);
         }
         elan_gsync(base.allGroup);
@@ -451,6 +452,68 @@ public final class ElanlibSemantics
             {
                 check(got[i] == want[i], args[k] + " (broadcast " + k + "): byte " + i + " is " + got[i] + ", expected "
                     + want[i]);
+            }
+        }
+    }
+
+    /**
+     * Collectives of more than 64 KiB (the catalog gives them no size limit; libelan has
+     * {@code group_maxsegs}): a 200000-byte elan_bcast, a 150000-byte elan_hbcast, and an
+     * elan_reduce of 20000 longs at every member and at a non-zero root.
+     */
+    static void bigcoll()
+    {
+        final int len = 200_000;
+        final long buf = elan_gallocMain(base, base.allGroup, 64, len);
+        for (final boolean hw : new boolean[] {false, true})
+        {
+            final int root = hw ? 0 : nvp - 1;
+            final int n = hw ? 150_000 : len;
+            final byte[] data = new byte[n];
+            for (int i = 0; i < n; i++)
+            {
+                data[i] = me == root ? (byte)(i * 7 + (i >> 11)) : (byte)0x55;
+            }
+            base.ctx().write(buf, data, 0, n);
+            if (hw)
+            {
+                elan_hbcast(base.allGroup, buf, n, root, ELAN_GLOBAL_DEST);
+            }
+            else
+            {
+                elan_bcast(base.allGroup, buf, n, root, 0);
+            }
+            base.ctx().read(buf, data, 0, n);
+            for (int i = 0; i < n; i++)
+            {
+                check(data[i] == (byte)(i * 7 + (i >> 11)), (hw ? "elan_hbcast" : "elan_bcast") + " of " + n + " B: byte " + i);
+            }
+        }
+        final int elems = 20_000;
+        final long src = elan_allocMain(base.state, 64, 8L * elems);
+        final long dst = elan_gallocMain(base, base.allGroup, 64, 8L * elems);
+        for (int i = 0; i < elems; i++)
+        {
+            base.ctx().putLong(src + 8L * i, (long)(me + 1) * i);
+        }
+        final long tri = (long)nvp * (nvp + 1) / 2;
+        for (final int flags : new int[] {ELAN_REDUCE_COMMUTE | ELAN_RESULT_ALL, ELAN_REDUCE_COMMUTE})
+        {
+            final int root = flags == ELAN_REDUCE_COMMUTE ? Math.min(2, nvp - 1) : 0;
+            elan_reduce(base.allGroup, src, dst, 8, elems, (in, inout, count, handle) ->
+            {
+                for (int i = 0; i < count[0]; i++)
+                {
+                    base.ctx().putLong(inout + 8L * i, base.ctx().getLong(inout + 8L * i) + base.ctx().getLong(in + 8L * i));
+                }
+            }, null, 0, 0, flags, root);
+            if ((flags & ELAN_RESULT_ALL) != 0 || me == root)
+            {
+                for (int i = 0; i < elems; i++)
+                {
+                    check(base.ctx().getLong(dst + 8L * i) == tri * i, "reduce of " + elems + " longs (flags " + flags + ", root "
+                        + root + "): element " + i + " is " + base.ctx().getLong(dst + 8L * i) + ", expected " + tri * i);
+                }
             }
         }
     }
