@@ -114,4 +114,24 @@ class TportConformanceTest
     {
         run(2, 1, "flood");
     }
+
+    @Test
+    void shouldRefuseBadArgumentsNamingThem()
+    {
+        final PrintStream out = System.out;
+        final ByteArrayOutputStream o = new ByteArrayOutputStream();
+        try
+        {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            Prun.run(PlatformProfile.pentium3He(), new Prun.Options(2, 2, false, 0, Map.of()), TportBadArguments.class)
+                .throwIfFailed();
+        }
+        finally
+        {
+            System.setOut(out);
+        }
+        final String s = o.toString(StandardCharsets.UTF_8);
+        System.err.print(s);
+        assertTrue(s.contains("ok bad-arguments"), s);
+    }
 }
