@@ -116,6 +116,24 @@ class TportConformanceTest
     }
 
     @Test
+    void shouldKeepOrderBetweenTheNicAndSharedMemoryPaths()
+    {
+        run(2, 1, "mixed-path");
+    }
+
+    @Test
+    void shouldNotCompleteASynchronousSendOnAProbe()
+    {
+        run(2, 2, "sync-probe");
+    }
+
+    @Test
+    void shouldNotCompleteASynchronousSendOnAProbeOverSharedMemory()
+    {
+        run(2, 1, "sync-probe");
+    }
+
+    @Test
     void shouldRefuseBadArgumentsNamingThem()
     {
         final PrintStream out = System.out;

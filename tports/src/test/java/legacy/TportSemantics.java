@@ -60,6 +60,8 @@ public final class TportSemantics
             case "probe" -> probe();
             case "small-buffer" -> smallBuffer();
             case "flood" -> flood();
+            case "mixed-path" -> mixedPath();
+            case "sync-probe" -> syncProbe();
             default -> throw new IllegalArgumentException(args[0]);
         }
         elan_gsync(base.allGroup);
@@ -420,6 +422,107 @@ public final class TportSemantics
             final long d = elan_tportRxWait(elan_tportRxStart(tp, 0, -1, 1, -1, 12, buf, 64), null, null, size);
             check(size[0] == 64, "size " + size[0]);
             checkData(d, 1, 64, i);
+        }
+    }
+
+    // ------------------------------------------------------------------ mixed-path
+
+    /**
+     * 2 ranks (on one node: a message above shm_bigmsg takes the NIC, a small one shared memory):
+     * a big message, then small ones, same tag; the receives, posted first or not, take them in
+     * sending order.
+     */
+    static void mixedPath()
+    {
+        check(nvp == 2, "needs 2 ranks");
+        final int big = Math.max(base.shm_bigmsg, base.tport_bigmsg) + 4096;
+        final int[] sizes = {big, 8, 100, big, 0};
+        final long[] size = new long[1];
+        for (final boolean postedFirst : new boolean[] {true, false})
+        {
+            if (me == 1)
+            {
+                if (postedFirst)
+                {
+                    elan_gsync(base.allGroup);
+                }
+                final ElanEvent[] ev = new ElanEvent[sizes.length];
+                for (int i = 0; i < sizes.length; i++)
+                {
+                    ev[i] = send(0, 0, 21, sizes[i], 500 + i);
+                }
+                if (!postedFirst)
+                {
+                    elan_gsync(base.allGroup);
+                }
+                for (final ElanEvent e : ev)
+                {
+                    elan_tportTxWait(e);
+                }
+            }
+            else
+            {
+                if (!postedFirst)
+                {
+                    elan_gsync(base.allGroup);
+                }
+                final ElanEvent[] ev = new ElanEvent[sizes.length];
+                final long[] buf = new long[sizes.length];
+                for (int i = 0; i < sizes.length; i++)
+                {
+                    buf[i] = elan_allocMain(base.state, 64, big);
+                    ev[i] = elan_tportRxStart(tp, 0, -1, 1, -1, 21, buf[i], big);
+                }
+                if (postedFirst)
+                {
+                    elan_gsync(base.allGroup);
+                }
+                for (int i = 0; i < sizes.length; i++)
+                {
+                    final long d = elan_tportRxWait(ev[i], null, null, size);
+                    check(size[0] == sizes[i], (postedFirst ? "posted" : "unexpected") + " receive " + i + " got " + size[0]
+                        + " B, expected message " + i + " (" + sizes[i] + " B): overtaken");
+                    checkData(d, 1, sizes[i], 500 + i);
+                }
+            }
+            elan_gsync(base.allGroup);
+        }
+    }
+
+    // ------------------------------------------------------------------ sync-probe
+
+    /** 2 ranks: a probe that sees a TXSYNC message does not complete the send; the receive does. */
+    static void syncProbe()
+    {
+        check(nvp == 2, "needs 2 ranks");
+        final int[] tag = new int[1];
+        final long[] size = new long[1];
+        for (final int len : new int[] {16, 40_000})
+        {
+            if (me == 1)
+            {
+                final ElanEvent sync = send(ELAN_TPORT_TXSYNC, 0, 30, len, 30);
+                // rank 0 probes, then tells us (tag 31), then receives only after our answer (tag 32)
+                final long b = elan_allocMain(base.state, 64, 8);
+                elan_tportRxWait(elan_tportRxStart(tp, 0, -1, 0, -1, 31, b, 8), null, null, null);
+                for (int i = 0; i < 1000; i++)
+                {
+                    check(!elan_tportTxDone(sync), "a TXSYNC send of " + len + " B completed when the receiver only probed it");
+                }
+                elan_tportTxWait(send(0, 0, 32, 8, 32));
+                elan_tportTxWait(sync);
+            }
+            else
+            {
+                elan_tportRxWait(elan_tportRxStart(tp, ELAN_TPORT_RXPROBE, -1, 1, -1, 30, 0, 0), null, tag, size);
+                check(tag[0] == 30 && size[0] == len, "probe: tag " + tag[0] + " size " + size[0]);
+                elan_tportTxWait(send(0, 1, 31, 8, 31));
+                final long b = elan_allocMain(base.state, 64, 8);
+                elan_tportRxWait(elan_tportRxStart(tp, 0, -1, 1, -1, 32, b, 8), null, null, null);
+                final long d = elan_allocMain(base.state, 64, len);
+                checkData(elan_tportRxWait(elan_tportRxStart(tp, 0, -1, 1, -1, 30, d, len), null, null, null), 1, len, 30);
+            }
+            elan_gsync(base.allGroup);
         }
     }
 

@@ -59,6 +59,31 @@ final class SharedMemoryPath
         return other != null && other.library() instanceof Tport t ? t : null;
     }
 
+    /**
+     * Messages this port sent through the NIC to each VP on this node whose envelopes that VP's
+     * port has not taken yet. A message that would go through shared memory goes through the NIC
+     * behind them instead, so messages between a pair are not overtaken (once a defect: a small
+     * message sent after one above {@code shm_bigmsg} reached the matcher first and took the
+     * receive posted for the big one).
+     */
+    private final java.util.Map<Integer, Integer> nicAhead = new java.util.HashMap<>();
+
+    boolean nicAhead(final int destVp)
+    {
+        return nicAhead.containsKey(destVp);
+    }
+
+    void sentByNic(final int destVp)
+    {
+        nicAhead.merge(destVp, 1, Integer::sum);
+    }
+
+    /** The port of {@code destVp} has taken the envelope of one of this port's NIC messages to it. */
+    void envelopeTaken(final int destVp)
+    {
+        nicAhead.computeIfPresent(destVp, (k, v) -> v > 1 ? v - 1 : null);
+    }
+
     /** Whether a message of {@code len} bytes to a port on this node goes through shared memory ({@code shm_bigmsg}). */
     boolean carries(final int len)
     {
