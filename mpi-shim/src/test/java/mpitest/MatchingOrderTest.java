@@ -24,13 +24,18 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * first takes the message a specific receive posted after it also matches); a probe with ANY_TAG
  * sees the first message sent; {@code Status.getCount} is UNDEFINED when the bytes are not a
  * whole number of the datatype; {@code testAll}/{@code testAny} polling completes everything.
+ *
+ * <p>The 1200000-byte message is above Tports' shm_bigmsg: between ranks of one node it takes the
+ * NIC while the others take shared memory. Once a defect (fixed in Tport.txStart): the 12-byte
+ * message sent after it overtook it ("message 5: 12 B tag 40, expected 1200000 B tag 42") at
+ * 4 ranks on 2 nodes and 3 on 1.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MatchingOrderTest
 {
     public static final class Program
     {
-        static final int[] SIZES = {100_000, 4, 50_000, 0, 3, 200_000, 12};
+        static final int[] SIZES = {100_000, 4, 50_000, 0, 3, 1_200_000, 12};
 
         public static void main(final String[] args) throws MPIException
         {
@@ -57,7 +62,7 @@ class MatchingOrderTest
             }
             else if (rank == 1)
             {
-                final byte[] b = new byte[200_000];
+                final byte[] b = new byte[1_200_000];
                 for (int i = 0; i < SIZES.length; i++)
                 {
                     final Status s = MPI.COMM_WORLD.recv(b, b.length, MPI.BYTE, MPI.ANY_SOURCE, MPI.ANY_TAG);
