@@ -301,6 +301,15 @@ final class Collectives
     void bcast(final ElanGroup group, final long buf, final long len, final int root)
     {
         base.live();
+        if (len > ElanBase.STAGING)
+        {
+            // libelan segments a broadcast through its group_rbufsize buffers (group_maxsegs): one after another
+            for (long off = 0; off < len; off += ElanBase.STAGING)
+            {
+                bcast(group, buf + off, Math.min(ElanBase.STAGING, len - off), root);
+            }
+            return;
+        }
         QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
         QsnetException.require(len >= 0 && len <= ElanBase.STAGING, "len", len, "must be in 0.." + ElanBase.STAGING);
         final GroupArea a = area(group);
@@ -351,6 +360,14 @@ final class Collectives
     void hbcast(final ElanGroup group, final long buf, final long len, final int root)
     {
         base.live();
+        if (len > ElanBase.STAGING)
+        {
+            for (long off = 0; off < len; off += ElanBase.STAGING)
+            {
+                hbcast(group, buf + off, Math.min(ElanBase.STAGING, len - off), root);
+            }
+            return;
+        }
         if (!group.contiguous() || group.size() < 2)
         {
             hgsyncFallbacks++;
@@ -415,6 +432,17 @@ final class Collectives
         base.live();
         QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
         final long len = (long)count * elementSize;
+        if (len > ElanBase.STAGING && elementSize > 0 && elementSize <= ElanBase.STAGING)
+        {
+            // segments of whole elements, one reduction after another (elementwise, so the result is the same)
+            final int per = (int)(ElanBase.STAGING / elementSize);
+            for (int first = 0; first < count; first += per)
+            {
+                final long off = (long)first * elementSize;
+                reduce(group, src + off, dst + off, Math.min(per, count - first), elementSize, op, root, flags);
+            }
+            return;
+        }
         QsnetException.require(len >= 0 && len <= ElanBase.STAGING, "count x elementSize", len, "must be in 0.." + ElanBase.STAGING);
         final GroupArea a = area(group);
         final int self = group.self();

@@ -316,12 +316,15 @@ public final class ElanBase
     }
 
     /**
-     * {@code elan_clock}: the process's simulated clock.
+     * {@code elan_clock}: the process's simulated clock. Reading it is a library call and costs
+     * one ({@code hostCallNs}), so a timer loop ({@code while (elan_clock(s) < end) ;}) ends
+     * (once a defect: the read was free, and such a loop spun for ever at one simulated instant).
      *
-     * @return ns.
+     * @return ns, after the call's cost.
      */
     public long clock()
     {
+        process.sim().advance(profile.hostCallNs());
         return process.nowNs();
     }
 

@@ -89,6 +89,9 @@ public final class ElanQueue
         public ElanEvent queueTx(final int destVp, final long buf, final int len)
         {
             QsnetException.require(len >= 0 && len <= MAX_SLOT_SIZE, "len", len, "must be in 0.." + MAX_SLOT_SIZE);
+            // checked before anything is allocated or issued (the NIC's refusal named no argument)
+            QsnetException.require(destVp >= 0 && destVp < base.nvp(), "destVp", destVp,
+                "is outside the job's VPs 0.." + (base.nvp() - 1));
             final long staging = ctx.allocMain(64, Math.max(64, len));
             final byte[] b = new byte[len];
             ctx.raw().read(buf, b, 0, len);

@@ -87,6 +87,11 @@ final class Matcher
     /** The thread matches an envelope taken from the queue: the first posted receive, or the unexpected list. */
     void onEnvelope(final Message m, final long now)
     {
+        final Tport from = port.shm.peer(m.sender);
+        if (from != null)
+        {
+            from.shm.envelopeTaken(port.base.vp());
+        }
         int scanned = 0;
         for (final Iterator<RxEvent> it = posted.iterator(); it.hasNext();)
         {

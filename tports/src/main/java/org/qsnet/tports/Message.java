@@ -21,6 +21,8 @@ final class Message
     /** Shared-memory path: fragments in the FIFO so far, fragments copied out, the receive. */
     int fragsArrived;
     int fragsDrained;
+    /** Shared-memory path: fragments copied into a system buffer before a receive matched. */
+    int fragsSpilled;
     long drainFreeNs;
     RxEvent rx;
 }

@@ -10,8 +10,14 @@ import org.qsnet.fabric.nic.NicContext;
  * The shared-memory path between processes of one node: the sender copies the message into a
  * FIFO of {@code shm_fifodepth} fragments of {@code shm_fragsize} bytes shared with the
  * receiver (a cached memcpy), the receiver's library takes it from there and matches it on the
- * host. No NIC, no PCI. A full FIFO holds the sender until the receiver drains a fragment. Each
- * port's instance is the receiving side of its own FIFO; a sender fills the receiver's.
+ * host. No NIC, no PCI. A full FIFO holds the sender until the receiver drains a fragment. A
+ * fragment of a message no receive has matched yet is copied out into a system buffer as it
+ * arrives, as the NIC path buffers an unexpected message, so unexpected messages never hold the
+ * FIFO: a sender waits only for the receiver's copying, never for it to post a receive (once a
+ * defect: 16 unexpected messages filled the FIFO, and the 17th {@code elan_tportTxStart} blocked
+ * until the receiver posted a receive, a deadlock the NIC path did not have). The copy out of
+ * the system buffer at the match costs what draining the FIFO then cost. Each port's instance
+ * is the receiving side of its own FIFO; a sender fills the receiver's.
  */
 final class SharedMemoryPath
 {
@@ -51,6 +57,31 @@ final class SharedMemoryPath
         }
         final NicContext other = nic.context(me.vpContextOf(destVp));
         return other != null && other.library() instanceof Tport t ? t : null;
+    }
+
+    /**
+     * Messages this port sent through the NIC to each VP on this node whose envelopes that VP's
+     * port has not taken yet. A message that would go through shared memory goes through the NIC
+     * behind them instead, so messages between a pair are not overtaken (once a defect: a small
+     * message sent after one above {@code shm_bigmsg} reached the matcher first and took the
+     * receive posted for the big one).
+     */
+    private final java.util.Map<Integer, Integer> nicAhead = new java.util.HashMap<>();
+
+    boolean nicAhead(final int destVp)
+    {
+        return nicAhead.containsKey(destVp);
+    }
+
+    void sentByNic(final int destVp)
+    {
+        nicAhead.merge(destVp, 1, Integer::sum);
+    }
+
+    /** The port of {@code destVp} has taken the envelope of one of this port's NIC messages to it. */
+    void envelopeTaken(final int destVp)
+    {
+        nicAhead.computeIfPresent(destVp, (k, v) -> v > 1 ? v - 1 : null);
     }
 
     /** Whether a message of {@code len} bytes to a port on this node goes through shared memory ({@code shm_bigmsg}). */
@@ -111,9 +142,34 @@ final class SharedMemoryPath
             // the first fragment announces the message to the receiving library
             stats.nShmRx++;
             port.matcher.onShmMessage(m, now);
+            if (m.rx != null)
+            {
+                return;
+            }
+        }
+        if (m.rx == null)
+        {
+            spill(m, now);
             return;
         }
         drainShm(m, now);
+    }
+
+    /** An unmatched message's fragments leave the FIFO for a system buffer as they arrive. */
+    private void spill(final Message m, final long now)
+    {
+        while (m.fragsDrained < m.fragsArrived)
+        {
+            final int bytes = Math.min(shmFragSize, m.size - m.fragsDrained * shmFragSize);
+            m.fragsDrained++;
+            m.fragsSpilled++;
+            m.drainFreeNs = Math.max(m.drainFreeNs, now) + memcpyNs(bytes);
+            nic.origin().schedule(m.drainFreeNs, t ->
+            {
+                shmInFlight--;
+                shmSpace.fire();
+            });
+        }
     }
 
     /** A probe matched a shared-memory message: the library reports it without taking it. */
@@ -138,7 +194,18 @@ final class SharedMemoryPath
         }
         rx.dataAddr = rx.destinationHost();
         m.rx = rx;
-        m.drainFreeNs = now;
+        // copy out what was spilled into the system buffer: what draining it from the FIFO costs
+        long free = now;
+        for (int f = 0; f < m.fragsSpilled; f++)
+        {
+            free += profile.hostCallNs() + memcpyNs(Math.min(shmFragSize, m.size - f * shmFragSize));
+        }
+        m.drainFreeNs = free;
+        if (m.fragsSpilled > 0 && m.fragsDrained == m.shmFragments)
+        {
+            nic.origin().schedule(free, t -> complete(m, rx));
+            return;
+        }
         drainShm(m, now);
     }
 
@@ -161,19 +228,31 @@ final class SharedMemoryPath
                 shmSpace.fire();
                 if (last)
                 {
-                    if (rx.error == null && m.size > 0)
-                    {
-                        hw.write(rx.destination(), m.data, 0, m.data.length, org.qsnet.fabric.memory.Mmu.WRITE,
-                            "receive buffer");
-                        stats.dRxBytes += m.size;
-                    }
-                    port.setWord(rx);
-                    if (m.shmTx != null)
-                    {
-                        m.shmTx.completeFromPeer();
-                    }
+                    complete(m, rx);
                 }
             });
+        }
+    }
+
+    /** The whole message is out of the FIFO (or the system buffer): into the receive buffer, the receive done. */
+    private void complete(final Message m, final RxEvent rx)
+    {
+        if (rx.error == null && m.size > 0)
+        {
+            hw.write(rx.destination(), m.data, 0, m.data.length, org.qsnet.fabric.memory.Mmu.WRITE, "receive buffer");
+            if (m.fragsSpilled > 0)
+            {
+                stats.bRxBytes += m.size;
+            }
+            else
+            {
+                stats.dRxBytes += m.size;
+            }
+        }
+        port.setWord(rx);
+        if (m.shmTx != null)
+        {
+            m.shmTx.completeFromPeer();
         }
     }
 }

@@ -170,9 +170,15 @@ public final class Tport
             "may only contain ELAN_TPORT_TXSYNC");
         final boolean sync = (flags & TX_SYNC) != 0;
         final Tport local = shm.peer(destVp);
-        if (local != null && shm.carries(len))
+        if (local != null && shm.carries(len) && !shm.nicAhead(destVp))
         {
             return shm.send(local, sync, myVp, tag, buf, len);
+        }
+        if (local != null)
+        {
+            // a message to a process on this node through the NIC (above shm_bigmsg): until its envelope
+            // is matched there, later messages to it follow it on the NIC rather than overtake it
+            shm.sentByNic(destVp);
         }
         return protocols.send(flags, destVp, myVp, tag, buf, len);
     }

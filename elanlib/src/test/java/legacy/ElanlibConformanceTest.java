@@ -1,0 +1,136 @@
+package legacy;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.qsnet.elan3.Prun;
+import org.qsnet.fabric.machine.PlatformProfile;
+
+/**
+ * {@link ElanlibSemantics} under {@code prun} on pentium3-he: each scenario's ranks check what they
+ * see; the job must end without failure and rank 0 must print {@code ok <scenario>}.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ElanlibConformanceTest
+{
+    static synchronized String run(final int procs, final int nodes, final String... args)
+    {
+        final String scenario = args[0];
+        final PrintStream out = System.out;
+        final ByteArrayOutputStream o = new ByteArrayOutputStream();
+        try
+        {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            Prun.run(PlatformProfile.pentium3He(), new Prun.Options(procs, nodes, false, 0, Map.of()), ElanlibSemantics.class,
+                args).throwIfFailed();
+        }
+        finally
+        {
+            System.setOut(out);
+        }
+        final String s = o.toString(StandardCharsets.UTF_8);
+        assertTrue(s.lines().anyMatch(l -> l.equals("ok " + scenario)), s);
+        return s;
+    }
+
+    private static void broadcasts(final int procs, final int nodes, final String seq)
+    {
+        run(procs, nodes, ("hbcast " + seq).split(" "));
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes: {2}")
+    @CsvSource({"4, 4, 'h0:1000 h0:321 h3:4000 b1:333 h1:333'", "6, 3, 'h0:320 h0:8 h5:1 b1:320 h2:320'",
+        "2, 1, 'h0:320 h1:320'"})
+    void shouldBroadcastInHardware(final int procs, final int nodes, final String seq)
+    {
+        broadcasts(procs, nodes, seq);
+    }
+
+    /**
+     * A known defect in fabric/nic (not changed here: the packet path is being reworked), found by
+     * this test: elan_hbcast of more than one packet (over 320 bytes) to a group with two processes
+     * on a node deadlocks ("rank 0 ... waits for its own copy in elan_hbcast", "rank 2 ... waits
+     * for the data from the root in elan_hbcast"). Inputter counts a multi-packet broadcast's
+     * landed packets per NIC ({@code broadcastLanded}, keyed by the DMA only), but delivers each
+     * packet to every recipient context on the node: with two contexts, the count reaches the
+     * DMA's packet count after the first packet, so the higher-numbered context's destination
+     * event fires early (before the second packet has landed: its copy may be incomplete), fires
+     * again on the second packet, and the lower-numbered context's event never fires. The fix is
+     * to count per (DMA, context). Seen with it enabled: "4, 2, h0:321" and "2, 1, h0:1000" deadlock
+     * so; "6, 3, h1:4000" ends with wrong data ("rank 0: h1:4000 (broadcast 1): byte 2560 is 0,
+     * expected 14", rank 0 on the root's node). 320-byte broadcasts, and every size with one
+     * process per node, work. Run it with
+     * {@code -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition'}.
+     */
+    @Disabled("fabric/nic Inputter counts a multi-packet broadcast's packets per node, not per context: see the javadoc")
+    @ParameterizedTest(name = "{0} ranks on {1} nodes: {2}")
+    @CsvSource({"4, 2, 'h0:321'", "2, 1, 'h0:1000'", "6, 3, 'h1:4000'"})
+    void shouldBroadcastMultiPacketMessagesInHardwareWithTwoProcessesPerNode(final int procs, final int nodes,
+        final String seq)
+    {
+        broadcasts(procs, nodes, seq);
+    }
+
+    /**
+     * Was a divergence, fixed (Collectives segments them): elan_bcast, elan_hbcast and elan_reduce
+     * refused more than 64 KiB ("len 200000 must be in 0..65536"), a limit the catalog does not
+     * have (libelan's group_maxsegs: it segments through its group_rbufsize buffers).
+     */
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"3, 3", "5, 5"})
+    void shouldRunCollectivesOfMoreThanTheStagingBuffer(final int procs, final int nodes)
+    {
+        run(procs, nodes, "bigcoll");
+    }
+
+    @Test
+    void shouldAdvanceTheClockAsAProgramReadsIt()
+    {
+        run(3, 3, "clock");
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"4, 4", "5, 3"})
+    void shouldExcludeEachOtherWithALock(final int procs, final int nodes)
+    {
+        System.err.println(run(procs, nodes, "lock"));
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"2, 2", "4, 4", "4, 2"})
+    void shouldPutAndGet(final int procs, final int nodes)
+    {
+        run(procs, nodes, "putget");
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"2, 2", "5, 5", "6, 3"})
+    void shouldNotLeaveABarrierBeforeTheLastArrives(final int procs, final int nodes)
+    {
+        run(procs, nodes, "barrier");
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"3, 3", "5, 5"})
+    void shouldBroadcastFromEveryRootAndReduceAtAnyRoot(final int procs, final int nodes)
+    {
+        run(procs, nodes, "coll");
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"2, 2", "4, 4", "4, 2"})
+    void shouldLoseNothingWhenSendersOverrunAQueue(final int procs, final int nodes)
+    {
+        run(procs, nodes, "queue");
+    }
+}
