@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,22 +56,13 @@ class ElanlibConformanceTest
     }
 
     /**
-     * A known defect in fabric/nic (not changed here: the packet path is being reworked), found by
-     * this test: elan_hbcast of more than one packet (over 320 bytes) to a group with two processes
-     * on a node deadlocks ("rank 0 ... waits for its own copy in elan_hbcast", "rank 2 ... waits
-     * for the data from the root in elan_hbcast"). Inputter counts a multi-packet broadcast's
-     * landed packets per NIC ({@code broadcastLanded}, keyed by the DMA only), but delivers each
-     * packet to every recipient context on the node: with two contexts, the count reaches the
-     * DMA's packet count after the first packet, so the higher-numbered context's destination
-     * event fires early (before the second packet has landed: its copy may be incomplete), fires
-     * again on the second packet, and the lower-numbered context's event never fires. The fix is
-     * to count per (DMA, context). Seen with it enabled: "4, 2, h0:321" and "2, 1, h0:1000" deadlock
-     * so; "6, 3, h1:4000" ends with wrong data ("rank 0: h1:4000 (broadcast 1): byte 2560 is 0,
-     * expected 14", rank 0 on the root's node). 320-byte broadcasts, and every size with one
-     * process per node, work. Run it with
-     * {@code -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition'}.
+     * Was a defect in fabric/nic, found by this test, fixed: elan_hbcast of more than one packet
+     * (over 320 bytes) to a group with two processes on a node deadlocked ("rank 0 ... waits for its
+     * own copy in elan_hbcast") or, at "6, 3, h1:4000", delivered a partial copy ("byte 2560 is 0,
+     * expected 14"). The inputter counted a multi-packet broadcast's landed packets per node while
+     * delivering each packet to every recipient context there, so one context's destination event
+     * fired early and twice and the other's never; it now counts per context.
      */
-    @Disabled("fabric/nic Inputter counts a multi-packet broadcast's packets per node, not per context: see the javadoc")
     @ParameterizedTest(name = "{0} ranks on {1} nodes: {2}")
     @CsvSource({"4, 2, 'h0:321'", "2, 1, 'h0:1000'", "6, 3, 'h1:4000'"})
     void shouldBroadcastMultiPacketMessagesInHardwareWithTwoProcessesPerNode(final int procs, final int nodes,
