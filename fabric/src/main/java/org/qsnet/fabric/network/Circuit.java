@@ -18,7 +18,7 @@ final class Circuit implements EventHandler
     LinkOutput[] links;
     int[] vcs;
     int[] depths;
-    /** The links' slots in the fabric's flat arrays ({@link LinkOutput#si}): read without their objects. */
+    /** The links' ids (their state in the fabric's flat arrays is read without their objects). */
     int[] ids;
     int count;
     int releaseDepth;
@@ -62,7 +62,7 @@ final class Circuit implements EventHandler
         links[count] = link;
         vcs[count] = vc;
         depths[count] = depth;
-        ids[count] = link.si;
+        ids[count] = link.id;
         count++;
     }
 

@@ -21,8 +21,9 @@ public final class EliteSwitch
     int nextUp;
     /** Up ports in service: 0 .. upKeep-1 (fewer than k when the level above is thinned). */
     int upKeep;
-    /** Slot of up link 0 in the fabric's flat arrays; up link {@code j} is at {@code upFirstSlot + j}. */
-    int upFirstSlot;
+    /** Id of up link 0 and the step between up links' ids: their state is read by id ({@link LinkOutput#busy()}). */
+    int upFirstId;
+    int upIdStride;
 
     int waitingHeads;
     long waitingSinceNs;
@@ -41,6 +42,12 @@ public final class EliteSwitch
         this.down = new LinkOutput[k];
         this.up = top ? new LinkOutput[0] : new LinkOutput[k];
         this.upKeep = up.length;
+    }
+
+    void upIds(final int first, final int stride)
+    {
+        upFirstId = first;
+        upIdStride = stride;
     }
 
     /**

@@ -61,9 +61,10 @@ public final class Fabric
     private final CircuitDelivery delivery;
     private final RemoteCircuits remote;
     private final Partitioning partitioning;
-    /** Every link's latest body end, by slot (see {@link LinkOutput#si}). */
+    /** Every link's busy channels and latest body end, by link id (see {@link LinkOutput#busy()}). */
+    private final int[] linkBusy;
     private final long[] linkBodyFree;
-    /** Every link's channel masks, counts and waiting headers, by slot (see {@link LinkOutput#state}). */
+    /** Every link's channel masks and waiting count, by link id (see {@link LinkOutput#state}). */
     private final int[] linkState;
     /** Headers waiting in each switch's up group, by switch id (see {@link EliteSwitch#enqueueUp}). */
     private final int[] upGroupHeads;
@@ -121,6 +122,7 @@ public final class Fabric
         {
             linkCount += s.level < n ? 2 * k : 0;
         }
+        linkBusy = new int[linkCount];
         linkBodyFree = new long[linkCount];
         linkState = new int[LinkOutput.STATE_INTS * linkCount];
         for (final EliteSwitch s : switches)
@@ -134,6 +136,14 @@ public final class Fabric
                     s.up[j] = link(s + ":up" + j, s, -1, upper, -1, true, sw + wire, vcs);
                     upper.down[downPort] = link(upper + ":down" + downPort, upper, -1, s, -1, false, sw + wire, vcs);
                 }
+                s.upIds(s.up[0].id, k == 1 ? 0 : s.up[1].id - s.up[0].id);
+                for (int j = 0; j < k; j++)
+                {
+                    if (s.up[j].id != s.upFirstId + j * s.upIdStride)
+                    {
+                        throw new IllegalStateException(s + ": up link ids not evenly spaced");
+                    }
+                }
             }
         }
         nodeOut = new LinkOutput[nodes];
@@ -145,27 +155,6 @@ public final class Fabric
             nodeOut[node] = link("node " + node + ":out", null, node, leaf, -1, true, wire, vcs);
             nodeIn[node] = link(leaf + ":down" + port, leaf, -1, null, node, false, sw + wire, vcs);
             leaf.down[port] = nodeIn[node];
-        }
-        // slots in the flat arrays: a switch's up links side by side (an adaptive ascent compares
-        // them), then every other link in id order; ids (and so every list and report) are unchanged
-        int slot = 0;
-        for (final EliteSwitch s : switches)
-        {
-            if (s.up.length > 0)
-            {
-                s.upFirstSlot = slot;
-                for (final LinkOutput l : s.up)
-                {
-                    l.slot(slot++);
-                }
-            }
-        }
-        for (final LinkOutput l : links)
-        {
-            if (l.si < 0)
-            {
-                l.slot(slot++);
-            }
         }
         endpoints = new PacketEndpoint[nodes];
         final SplittableRandom[] crcRandom = new SplittableRandom[nodes];
@@ -188,8 +177,8 @@ public final class Fabric
         QsnetException.require(!this.partitioning.isDistributed() || !config.analyticTiming(), "partitions",
             this.partitioning.count(), "must be 1 with analytic timing (partitioned runs use the exact model)");
         remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
-        router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins, linkState, linkBodyFree,
-            upGroupHeads);
+        router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins, linkBusy, linkBodyFree,
+            upGroupHeads, linkState);
         delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,
             remote, hopNs);
         router.connect(delivery, remote);
@@ -210,7 +199,7 @@ public final class Fabric
         final int toNode, final boolean up, final long forwardNs, final int vcs)
     {
         final LinkOutput l = new LinkOutput(links.size(), name, from, fromNode, to, toNode, up, forwardNs, vcs,
-            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode], linkState, linkBodyFree);
+            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode], linkBusy, linkBodyFree, linkState);
         links.add(l);
         return l;
     }

@@ -24,12 +24,13 @@ final class HeaderRouter
     private final LinkOutput[] nodeOut;
     private final Origin[] switchOrigins;
     private final long[] nextSeq;
-    /** The links' latest body ends by slot (the fabric's; see {@link LinkOutput#si}). */
+    /** The links' busy channels and latest body ends by id (the fabric's; see {@link LinkOutput#busy()}). */
+    private final int[] linkBusy;
     private final long[] linkBodyFree;
     private final int virtualChannels;
     /** Headers waiting in each switch's up group, by switch id (the fabric's). */
     private final int[] upGroupHeads;
-    /** The links' masks, counts and waiting headers by slot (the fabric's; see {@link LinkOutput#state}). */
+    /** The links' masks and waiting counts by id (the fabric's; see {@link LinkOutput#state}). */
     private final int[] linkState;
     /** Set once, right after construction (the two halves of a circuit's life call each other). */
     private CircuitDelivery delivery;
@@ -41,10 +42,11 @@ final class HeaderRouter
     long nodeLinkHops;
 
     HeaderRouter(final Kernel kernel, final FabricConfig config, final Topology topology, final LinkOutput[] nodeOut,
-        final Origin[] switchOrigins, final int[] linkState, final long[] linkBodyFree, final int[] upGroupHeads)
+        final Origin[] switchOrigins, final int[] linkBusy, final long[] linkBodyFree, final int[] upGroupHeads, final int[] linkState)
     {
         this.linkState = linkState;
         this.upGroupHeads = upGroupHeads;
+        this.linkBusy = linkBusy;
         this.linkBodyFree = linkBodyFree;
         this.virtualChannels = config.virtualChannels();
         this.kernel = kernel;
@@ -244,10 +246,11 @@ final class HeaderRouter
     {
         // the candidates' state is read by id from the flat arrays: no up link's object is
         // fetched until one is chosen
-        final int[] st = linkState;
+        final int[] busy = linkBusy;
         final long[] free = linkBodyFree;
         final int vcs = virtualChannels;
-        final int first = s.upFirstSlot;
+        final int first = s.upFirstId;
+        final int stride = s.upIdStride;
         final int k = s.upKeep;
         int bestPort = -1;
         int bestBusy = 0;
@@ -255,8 +258,8 @@ final class HeaderRouter
         for (int i = 0; i < k; i++)
         {
             final int j = (s.nextUp + i) % k;
-            final int id = first + j;
-            final int b = st[LinkOutput.STATE_INTS * id + LinkOutput.BUSY];
+            final int id = first + j * stride;
+            final int b = busy[id];
             if (b < vcs && (bestPort < 0 || b < bestBusy || (b == bestBusy && free[id] < bestFree)))
             {
                 bestPort = j;
@@ -340,17 +343,17 @@ final class HeaderRouter
     }
 
     /**
-     * Frees channel {@code vc} of link {@code out} (slot {@code si}) and grants it to the header that
+     * Frees channel {@code vc} of link {@code id} ({@code out}) and grants it to the header that
      * waited longest for it, if any. The channel is freed in the flat arrays; {@code out}'s object
      * is read only when its queue or its switch's up group holds a header.
      */
-    void releaseVc(final LinkOutput out, final int si, final int vc, final long now)
+    void releaseVc(final LinkOutput out, final int id, final int vc, final long now)
     {
         final int[] st = linkState;
-        final int x = LinkOutput.STATE_INTS * si;
+        final int x = LinkOutput.STATE_INTS * id;
         st[x + LinkOutput.BODIES] &= ~(1 << vc);
         st[x + LinkOutput.MASK] &= ~(1 << vc);
-        st[x + LinkOutput.BUSY]--;
+        linkBusy[id]--;
         final int group = st[x + LinkOutput.UP_GROUP];
         final boolean groupWaits = group >= 0 && upGroupHeads[group] > 0;
         if (st[x + LinkOutput.WAITING] == 0 && !groupWaits)

@@ -32,25 +32,26 @@ public final class LinkOutput
     final Origin origin;
 
     /**
-     * Every link's hot state in one flat array of the fabric, {@link #STATE_INTS} ints per link at
-     * {@code STATE_INTS * si}: {@link #MASK} the channels taken, {@link #BODIES} the channels
-     * whose {@link #body} interval is reserved, {@link #WAITING} the headers in {@link #waiting},
-     * {@link #UP_GROUP} the id of the switch whose up group may also take this link's channels (or
-     * -1), {@link #BUSY} the channels taken. A release with nobody waiting and an adaptive ascent's
-     * comparison of a switch's up links read this array, not the links' objects (at thousands of
-     * nodes those are cache misses); a switch's up links have consecutive slots.
+     * Every link's channel masks and waiting count, by link id, four ints per link (the fabric's
+     * array): {@link #MASK} the channels taken, {@link #BODIES} the channels whose {@link #body}
+     * interval is reserved, {@link #WAITING} the headers in {@link #waiting}, {@link #UP_GROUP} the
+     * id of the switch whose up group may also take this link's channels, or -1. A release with
+     * nobody waiting reads and writes only this array (CircuitDelivery.releaseDepth), not the
+     * link's object.
      */
     final int[] state;
-    static final int STATE_INTS = 8;
+    static final int STATE_INTS = 4;
     static final int MASK = 0;
     static final int BODIES = 1;
     static final int WAITING = 2;
     static final int UP_GROUP = 3;
-    static final int BUSY = 4;
-    /** This link's slot in {@link #state} and in the latest-body-end array (not its id: see Fabric). */
-    int si = -1;
-    /** The links' latest body ends by slot (the fabric's). */
-    private final long[] freeBySi;
+    /**
+     * The network's channel counts and latest body ends, by link id ({@link #busy()},
+     * {@link #bodyFreeAtNs()}): flat, so that an adaptive ascent compares a switch's up links
+     * without fetching their objects (at 4096 nodes these are cache misses, not arithmetic).
+     */
+    private final int[] busyById;
+    private final long[] freeById;
     /**
      * Per virtual channel {@code vc}: the body interval of the circuit holding it, start at
      * {@code 2 vc}, end at {@code 2 vc + 1}; it counts only while bit {@code vc} of
@@ -70,10 +71,12 @@ public final class LinkOutput
 
     LinkOutput(final int id, final String name, final EliteSwitch fromSwitch, final int fromNode,
         final EliteSwitch toSwitch, final int toNode, final boolean up, final long forwardDelayNs, final int vcCount,
-        final Origin origin, final int[] state, final long[] freeBySi)
+        final Origin origin, final int[] busyById, final long[] freeById, final int[] state)
     {
         this.state = state;
-        this.freeBySi = freeBySi;
+        state[STATE_INTS * id + UP_GROUP] = up && fromSwitch != null ? fromSwitch.id : -1;
+        this.busyById = busyById;
+        this.freeById = freeById;
         this.origin = origin;
         this.id = id;
         this.name = name;
@@ -88,94 +91,87 @@ public final class LinkOutput
         this.body = new long[2 * vcCount];
     }
 
-    /** Gives this link its slot in the flat arrays. */
-    void slot(final int slot)
-    {
-        si = slot;
-        state[STATE_INTS * si + UP_GROUP] = up && fromSwitch != null ? fromSwitch.id : -1;
-    }
-
     /** @return the channels whose body interval is reserved. */
     int bodyMask()
     {
-        return state[STATE_INTS * si + BODIES];
+        return state[STATE_INTS * id + BODIES];
     }
 
     /** Marks channel {@code vc}'s body interval reserved. */
     void bodyPlaced(final int vc)
     {
-        state[STATE_INTS * si + BODIES] |= 1 << vc;
+        state[STATE_INTS * id + BODIES] |= 1 << vc;
     }
 
     /** @return the headers waiting in {@link #waiting}. */
     int waitingHeads()
     {
-        return state[STATE_INTS * si + WAITING];
+        return state[STATE_INTS * id + WAITING];
     }
 
     boolean hasFreeVc()
     {
-        return state[STATE_INTS * si + BUSY] < vcCount;
+        return busyById[id] < vcCount;
     }
 
     /** @return the channels taken. */
     int busy()
     {
-        return state[STATE_INTS * si + BUSY];
+        return busyById[id];
     }
 
     /** @return the end of the latest body reserved on this link. */
     long bodyFreeAtNs()
     {
-        return freeBySi[si];
+        return freeById[id];
     }
 
     void bodyFreeAtNs(final long ns)
     {
-        freeBySi[si] = ns;
+        freeById[id] = ns;
     }
 
     int takeVc()
     {
-        final int x = STATE_INTS * si + MASK;
+        final int x = STATE_INTS * id + MASK;
         final int vc = Integer.numberOfTrailingZeros(~state[x]);
         state[x] |= 1 << vc;
-        state[STATE_INTS * si + BUSY]++;
+        busyById[id]++;
         return vc;
     }
 
     /** A replica of the network takes the channel its owner took (a node link's, see RemoteCircuits). */
     void takeVc(final int vc)
     {
-        final int x = STATE_INTS * si + MASK;
+        final int x = STATE_INTS * id + MASK;
         if ((state[x] & 1 << vc) != 0)
         {
             throw new IllegalStateException(name + ": virtual channel " + vc + " is already taken");
         }
         state[x] |= 1 << vc;
-        state[STATE_INTS * si + BUSY]++;
+        busyById[id]++;
     }
 
     /** Queues a header for one of this link's channels. */
     void enqueue(final Head h)
     {
-        state[STATE_INTS * si + WAITING]++;
+        state[STATE_INTS * id + WAITING]++;
         waiting.add(h);
     }
 
     /** Removes a header that {@link #waiting} granted. */
     void dequeue(final Head h)
     {
-        state[STATE_INTS * si + WAITING]--;
+        state[STATE_INTS * id + WAITING]--;
         waiting.remove(h);
     }
 
     void releaseVc(final int vc)
     {
-        final int x = STATE_INTS * si;
+        final int x = STATE_INTS * id;
         state[x + BODIES] &= ~(1 << vc);
         state[x + MASK] &= ~(1 << vc);
-        state[STATE_INTS * si + BUSY]--;
+        busyById[id]--;
     }
 
     /**
@@ -199,7 +195,7 @@ public final class LinkOutput
      */
     public int busyVirtualChannels()
     {
-        return state[STATE_INTS * si + BUSY];
+        return busyById[id];
     }
 
     /**
