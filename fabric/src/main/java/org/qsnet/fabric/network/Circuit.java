@@ -18,8 +18,6 @@ final class Circuit implements EventHandler
     LinkOutput[] links;
     int[] vcs;
     int[] depths;
-    /** The links' ids (their state in the fabric's flat arrays is read without their objects). */
-    int[] ids;
     int count;
     int releaseDepth;
     /** Which attempt of the packet this is: its retries when the attempt started. */
@@ -47,7 +45,6 @@ final class Circuit implements EventHandler
         this.links = new LinkOutput[capacity];
         this.vcs = new int[capacity];
         this.depths = new int[capacity];
-        this.ids = new int[capacity];
     }
 
     void add(final LinkOutput link, final int vc, final int depth)
@@ -57,12 +54,10 @@ final class Circuit implements EventHandler
             links = Arrays.copyOf(links, count * 2);
             vcs = Arrays.copyOf(vcs, count * 2);
             depths = Arrays.copyOf(depths, count * 2);
-            ids = Arrays.copyOf(ids, count * 2);
         }
         links[count] = link;
         vcs[count] = vc;
         depths[count] = depth;
-        ids[count] = link.id;
         count++;
     }
 

@@ -67,7 +67,7 @@ final class CircuitDelivery
             final int vc = c.vcs[i];
             l.body[2 * vc] = start;
             l.body[2 * vc + 1] = linkFreeNs;
-            l.bodyPlaced(vc);
+            l.bodyMask |= 1 << vc;
             l.bodyFreeAtNs(Math.max(l.bodyFreeAtNs(), linkFreeNs));
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
@@ -136,7 +136,7 @@ final class CircuitDelivery
                 // no body on this link ends after the header's arrival: no candidate here
                 continue;
             }
-            final int others = l.bodyMask() & ~(1 << c.vcs[i]);
+            final int others = l.bodyMask & ~(1 << c.vcs[i]);
             for (int vc = 0; vc < l.vcCount; vc++)
             {
                 if ((others & 1 << vc) == 0)
@@ -165,7 +165,7 @@ final class CircuitDelivery
                 // every body reserved on this link ends by then (bodyFreeAtNs is the latest end)
                 continue;
             }
-            final int others = l.bodyMask() & ~(1 << c.vcs[i]);
+            final int others = l.bodyMask & ~(1 << c.vcs[i]);
             if (others == 0)
             {
                 // no other circuit's body is reserved on this link
@@ -333,15 +333,14 @@ final class CircuitDelivery
             if (depth == d)
             {
                 final LinkOutput l = c.links[i];
-                if (distributed && l.fromNode >= 0 && !remote.isLocal(l.fromNode))
+                if (l.fromNode >= 0 && !isLocal(l.fromNode))
                 {
                     // a replica's copy of another partition's node link: its owner arbitrates
                     l.releaseVc(c.vcs[i]);
                 }
                 else
                 {
-                    // by id in the flat arrays: the link's object is fetched only if a header waits
-                    router.releaseVc(l, c.ids[i], c.vcs[i], now);
+                    router.releaseVc(l, c.vcs[i], now);
                 }
             }
             else if (depth > d)

@@ -64,8 +64,6 @@ public final class Fabric
     /** Every link's busy channels and latest body end, by link id (see {@link LinkOutput#busy()}). */
     private final int[] linkBusy;
     private final long[] linkBodyFree;
-    /** Every link's channel masks and waiting count, by link id (see {@link LinkOutput#state}). */
-    private final int[] linkState;
     /** Headers waiting in each switch's up group, by switch id (see {@link EliteSwitch#enqueueUp}). */
     private final int[] upGroupHeads;
     private long statsSinceNs;
@@ -124,7 +122,6 @@ public final class Fabric
         }
         linkBusy = new int[linkCount];
         linkBodyFree = new long[linkCount];
-        linkState = new int[LinkOutput.STATE_INTS * linkCount];
         for (final EliteSwitch s : switches)
         {
             if (s.level < n)
@@ -178,7 +175,7 @@ public final class Fabric
             this.partitioning.count(), "must be 1 with analytic timing (partitioned runs use the exact model)");
         remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
         router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins, linkBusy, linkBodyFree,
-            upGroupHeads, linkState);
+            upGroupHeads);
         delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,
             remote, hopNs);
         router.connect(delivery, remote);
@@ -199,7 +196,7 @@ public final class Fabric
         final int toNode, final boolean up, final long forwardNs, final int vcs)
     {
         final LinkOutput l = new LinkOutput(links.size(), name, from, fromNode, to, toNode, up, forwardNs, vcs,
-            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode], linkBusy, linkBodyFree, linkState);
+            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode], linkBusy, linkBodyFree);
         links.add(l);
         return l;
     }

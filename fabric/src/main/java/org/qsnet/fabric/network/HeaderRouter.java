@@ -30,8 +30,6 @@ final class HeaderRouter
     private final int virtualChannels;
     /** Headers waiting in each switch's up group, by switch id (the fabric's). */
     private final int[] upGroupHeads;
-    /** The links' masks and waiting counts by id (the fabric's; see {@link LinkOutput#state}). */
-    private final int[] linkState;
     /** Set once, right after construction (the two halves of a circuit's life call each other). */
     private CircuitDelivery delivery;
     private RemoteCircuits remote;
@@ -42,9 +40,8 @@ final class HeaderRouter
     long nodeLinkHops;
 
     HeaderRouter(final Kernel kernel, final FabricConfig config, final Topology topology, final LinkOutput[] nodeOut,
-        final Origin[] switchOrigins, final int[] linkBusy, final long[] linkBodyFree, final int[] upGroupHeads, final int[] linkState)
+        final Origin[] switchOrigins, final int[] linkBusy, final long[] linkBodyFree, final int[] upGroupHeads)
     {
-        this.linkState = linkState;
         this.upGroupHeads = upGroupHeads;
         this.linkBusy = linkBusy;
         this.linkBodyFree = linkBodyFree;
@@ -342,29 +339,14 @@ final class HeaderRouter
         }
     }
 
-    /**
-     * Frees channel {@code vc} of link {@code id} ({@code out}) and grants it to the header that
-     * waited longest for it, if any. The channel is freed in the flat arrays; {@code out}'s object
-     * is read only when its queue or its switch's up group holds a header.
-     */
-    void releaseVc(final LinkOutput out, final int id, final int vc, final long now)
+    void releaseVc(final LinkOutput out, final int vc, final long now)
     {
-        final int[] st = linkState;
-        final int x = LinkOutput.STATE_INTS * id;
-        st[x + LinkOutput.BODIES] &= ~(1 << vc);
-        st[x + LinkOutput.MASK] &= ~(1 << vc);
-        linkBusy[id]--;
-        final int group = st[x + LinkOutput.UP_GROUP];
-        final boolean groupWaits = group >= 0 && upGroupHeads[group] > 0;
-        if (st[x + LinkOutput.WAITING] == 0 && !groupWaits)
-        {
-            return;
-        }
+        out.releaseVc(vc);
         final long aging = config.agingNs();
-        Head next = st[x + LinkOutput.WAITING] == 0 ? null : out.waiting.peek(now, aging, out.lastInput);
+        Head next = out.waitingHeads == 0 ? null : out.waiting.peek(now, aging, out.lastInput);
         final EliteSwitch from = out.fromSwitch;
         boolean fromGroup = false;
-        if (groupWaits)
+        if (out.up && out.fromSwitchId >= 0 && upGroupHeads[out.fromSwitchId] > 0)
         {
             final Head g = from.upGroup.peek(now, aging, out.lastInput);
             final Head chosen = HeadQueue.better(next, g, now, aging, out.lastInput);

@@ -31,20 +31,7 @@ public final class LinkOutput
     /** Who schedules the events of a header crossing this link: its sending switch or node. */
     final Origin origin;
 
-    /**
-     * Every link's channel masks and waiting count, by link id, four ints per link (the fabric's
-     * array): {@link #MASK} the channels taken, {@link #BODIES} the channels whose {@link #body}
-     * interval is reserved, {@link #WAITING} the headers in {@link #waiting}, {@link #UP_GROUP} the
-     * id of the switch whose up group may also take this link's channels, or -1. A release with
-     * nobody waiting reads and writes only this array (CircuitDelivery.releaseDepth), not the
-     * link's object.
-     */
-    final int[] state;
-    static final int STATE_INTS = 4;
-    static final int MASK = 0;
-    static final int BODIES = 1;
-    static final int WAITING = 2;
-    static final int UP_GROUP = 3;
+    int vcBusyMask;
     /**
      * The network's channel counts and latest body ends, by link id ({@link #busy()},
      * {@link #bodyFreeAtNs()}): flat, so that an adaptive ascent compares a switch's up links
@@ -55,10 +42,14 @@ public final class LinkOutput
     /**
      * Per virtual channel {@code vc}: the body interval of the circuit holding it, start at
      * {@code 2 vc}, end at {@code 2 vc + 1}; it counts only while bit {@code vc} of
-     * {@link #state}'s {@link #BODIES} mask is set (set when the body is placed, cleared when the channel is
+     * {@link #bodyMask} is set (set when the body is placed, cleared when the channel is
      * released, so that a release does not touch this array) and start &lt; end.
      */
     final long[] body;
+    /** Channels whose {@link #body} interval is reserved. */
+    int bodyMask;
+    /** Headers in {@link #waiting}: a release with none waiting reads no other object. */
+    int waitingHeads;
     final HeadQueue waiting = new HeadQueue();
     /** Input (link id) this output granted last: round-robin among headers of equal age. */
     int lastInput = -1;
@@ -71,10 +62,8 @@ public final class LinkOutput
 
     LinkOutput(final int id, final String name, final EliteSwitch fromSwitch, final int fromNode,
         final EliteSwitch toSwitch, final int toNode, final boolean up, final long forwardDelayNs, final int vcCount,
-        final Origin origin, final int[] busyById, final long[] freeById, final int[] state)
+        final Origin origin, final int[] busyById, final long[] freeById)
     {
-        this.state = state;
-        state[STATE_INTS * id + UP_GROUP] = up && fromSwitch != null ? fromSwitch.id : -1;
         this.busyById = busyById;
         this.freeById = freeById;
         this.origin = origin;
@@ -89,24 +78,6 @@ public final class LinkOutput
         this.forwardDelayNs = forwardDelayNs;
         this.vcCount = vcCount;
         this.body = new long[2 * vcCount];
-    }
-
-    /** @return the channels whose body interval is reserved. */
-    int bodyMask()
-    {
-        return state[STATE_INTS * id + BODIES];
-    }
-
-    /** Marks channel {@code vc}'s body interval reserved. */
-    void bodyPlaced(final int vc)
-    {
-        state[STATE_INTS * id + BODIES] |= 1 << vc;
-    }
-
-    /** @return the headers waiting in {@link #waiting}. */
-    int waitingHeads()
-    {
-        return state[STATE_INTS * id + WAITING];
     }
 
     boolean hasFreeVc()
@@ -133,9 +104,8 @@ public final class LinkOutput
 
     int takeVc()
     {
-        final int x = STATE_INTS * id + MASK;
-        final int vc = Integer.numberOfTrailingZeros(~state[x]);
-        state[x] |= 1 << vc;
+        final int vc = Integer.numberOfTrailingZeros(~vcBusyMask);
+        vcBusyMask |= 1 << vc;
         busyById[id]++;
         return vc;
     }
@@ -143,34 +113,32 @@ public final class LinkOutput
     /** A replica of the network takes the channel its owner took (a node link's, see RemoteCircuits). */
     void takeVc(final int vc)
     {
-        final int x = STATE_INTS * id + MASK;
-        if ((state[x] & 1 << vc) != 0)
+        if ((vcBusyMask & 1 << vc) != 0)
         {
             throw new IllegalStateException(name + ": virtual channel " + vc + " is already taken");
         }
-        state[x] |= 1 << vc;
+        vcBusyMask |= 1 << vc;
         busyById[id]++;
     }
 
     /** Queues a header for one of this link's channels. */
     void enqueue(final Head h)
     {
-        state[STATE_INTS * id + WAITING]++;
+        waitingHeads++;
         waiting.add(h);
     }
 
     /** Removes a header that {@link #waiting} granted. */
     void dequeue(final Head h)
     {
-        state[STATE_INTS * id + WAITING]--;
+        waitingHeads--;
         waiting.remove(h);
     }
 
     void releaseVc(final int vc)
     {
-        final int x = STATE_INTS * id;
-        state[x + BODIES] &= ~(1 << vc);
-        state[x + MASK] &= ~(1 << vc);
+        bodyMask &= ~(1 << vc);
+        vcBusyMask &= ~(1 << vc);
         busyById[id]--;
     }
 
