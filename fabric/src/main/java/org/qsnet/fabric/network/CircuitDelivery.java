@@ -67,7 +67,6 @@ final class CircuitDelivery
             final int vc = c.vcs[i];
             l.body[2 * vc] = start;
             l.body[2 * vc + 1] = linkFreeNs;
-            l.bodyMask |= 1 << vc;
             l.bodyFreeAtNs(Math.max(l.bodyFreeAtNs(), linkFreeNs));
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
@@ -136,15 +135,10 @@ final class CircuitDelivery
                 // no body on this link ends after the header's arrival: no candidate here
                 continue;
             }
-            final int others = l.bodyMask & ~(1 << c.vcs[i]);
             for (int vc = 0; vc < l.vcCount; vc++)
             {
-                if ((others & 1 << vc) == 0)
-                {
-                    continue;
-                }
                 final long end = l.body[2 * vc + 1];
-                if (end > headNs && end < best && fits(c, end, bodyNs))
+                if (vc != c.vcs[i] && end > headNs && end < best && fits(c, end, bodyNs))
                 {
                     best = end;
                 }
@@ -165,18 +159,12 @@ final class CircuitDelivery
                 // every body reserved on this link ends by then (bodyFreeAtNs is the latest end)
                 continue;
             }
-            final int others = l.bodyMask & ~(1 << c.vcs[i]);
-            if (others == 0)
-            {
-                // no other circuit's body is reserved on this link
-                continue;
-            }
             for (int vc = 0; vc < l.vcCount; vc++)
             {
                 final long[] b = l.body;
                 final long bodyStart = b[2 * vc];
                 final long bodyEnd = b[2 * vc + 1];
-                if ((others & 1 << vc) != 0 && bodyEnd > bodyStart && start < bodyEnd && end > bodyStart)
+                if (vc != c.vcs[i] && bodyEnd > bodyStart && start < bodyEnd && end > bodyStart)
                 {
                     return false;
                 }

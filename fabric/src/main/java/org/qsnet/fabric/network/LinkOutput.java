@@ -41,13 +41,10 @@ public final class LinkOutput
     private final long[] freeById;
     /**
      * Per virtual channel {@code vc}: the body interval of the circuit holding it, start at
-     * {@code 2 vc}, end at {@code 2 vc + 1}; it counts only while bit {@code vc} of
-     * {@link #bodyMask} is set (set when the body is placed, cleared when the channel is
-     * released, so that a release does not touch this array) and start &lt; end.
+     * {@code 2 vc}, end at {@code 2 vc + 1}, empty when start == end (one array: one object to
+     * fetch on the packet path, not two).
      */
     final long[] body;
-    /** Channels whose {@link #body} interval is reserved. */
-    int bodyMask;
     /** Headers in {@link #waiting}: a release with none waiting reads no other object. */
     int waitingHeads;
     final HeadQueue waiting = new HeadQueue();
@@ -137,7 +134,8 @@ public final class LinkOutput
 
     void releaseVc(final int vc)
     {
-        bodyMask &= ~(1 << vc);
+        body[2 * vc] = 0;
+        body[2 * vc + 1] = 0;
         vcBusyMask &= ~(1 << vc);
         busyById[id]--;
     }
