@@ -67,7 +67,7 @@ final class CircuitDelivery
             final int vc = c.vcs[i];
             l.body[2 * vc] = start;
             l.body[2 * vc + 1] = linkFreeNs;
-            l.bodyFreeAtNs(Math.max(l.bodyFreeAtNs(), linkFreeNs));
+            l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, linkFreeNs);
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
             l.packets++;
@@ -100,8 +100,8 @@ final class CircuitDelivery
     {
         final Packet p = c.packet;
         final long bodyNs = config.serializationNs(p.wireBytes);
-        final long start = Math.max(now, out.bodyFreeAtNs());
-        out.bodyFreeAtNs(start + bodyNs + config.packetGapNs());
+        final long start = Math.max(now, out.bodyFreeAtNs);
+        out.bodyFreeAtNs = start + bodyNs + config.packetGapNs();
         out.busyNs += bodyNs;
         out.bytes += p.wireBytes;
         out.packets++;
@@ -130,7 +130,7 @@ final class CircuitDelivery
         for (int i = 0; i < c.count; i++)
         {
             final LinkOutput l = ls[i];
-            if (l.bodyFreeAtNs() <= headNs)
+            if (l.bodyFreeAtNs <= headNs)
             {
                 // no body on this link ends after the header's arrival: no candidate here
                 continue;
@@ -154,7 +154,7 @@ final class CircuitDelivery
         for (int i = 0; i < c.count; i++)
         {
             final LinkOutput l = ls[i];
-            if (l.bodyFreeAtNs() <= start)
+            if (l.bodyFreeAtNs <= start)
             {
                 // every body reserved on this link ends by then (bodyFreeAtNs is the latest end)
                 continue;

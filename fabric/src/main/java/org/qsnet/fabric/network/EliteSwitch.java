@@ -13,17 +13,11 @@ public final class EliteSwitch
     final LinkOutput[] down;
     final LinkOutput[] up;
     final HeadQueue upGroup = new HeadQueue();
-    /**
-     * Headers in every switch's {@link #upGroup}, by switch id (the fabric's array): an up link's
-     * release with none waiting reads this flat array, not the switch.
-     */
-    private final int[] upGroupHeadsById;
+    /** Headers in {@link #upGroup}: an up link's release with none waiting reads no other object. */
+    int upGroupHeads;
     int nextUp;
     /** Up ports in service: 0 .. upKeep-1 (fewer than k when the level above is thinned). */
     int upKeep;
-    /** Id of up link 0 and the step between up links' ids: their state is read by id ({@link LinkOutput#busy()}). */
-    int upFirstId;
-    int upIdStride;
 
     int waitingHeads;
     long waitingSinceNs;
@@ -32,22 +26,14 @@ public final class EliteSwitch
     long downWaitNs;
     long headers;
 
-    EliteSwitch(final int id, final int level, final int word, final int k, final boolean top,
-        final int[] upGroupHeadsById)
+    EliteSwitch(final int id, final int level, final int word, final int k, final boolean top)
     {
-        this.upGroupHeadsById = upGroupHeadsById;
         this.id = id;
         this.level = level;
         this.word = word;
         this.down = new LinkOutput[k];
         this.up = top ? new LinkOutput[0] : new LinkOutput[k];
         this.upKeep = up.length;
-    }
-
-    void upIds(final int first, final int stride)
-    {
-        upFirstId = first;
-        upIdStride = stride;
     }
 
     /**
@@ -144,14 +130,14 @@ public final class EliteSwitch
     /** Queues a header for any of this switch's up links (adaptive ascent found none free). */
     void enqueueUp(final Head h)
     {
-        upGroupHeadsById[id]++;
+        upGroupHeads++;
         upGroup.add(h);
     }
 
     /** Removes a header that {@link #upGroup} granted. */
     void dequeueUp(final Head h)
     {
-        upGroupHeadsById[id]--;
+        upGroupHeads--;
         upGroup.remove(h);
     }
 

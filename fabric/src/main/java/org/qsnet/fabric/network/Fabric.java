@@ -61,11 +61,6 @@ public final class Fabric
     private final CircuitDelivery delivery;
     private final RemoteCircuits remote;
     private final Partitioning partitioning;
-    /** Every link's busy channels and latest body end, by link id (see {@link LinkOutput#busy()}). */
-    private final int[] linkBusy;
-    private final long[] linkBodyFree;
-    /** Headers waiting in each switch's up group, by switch id (see {@link EliteSwitch#enqueueUp}). */
-    private final int[] upGroupHeads;
     private long statsSinceNs;
 
     /**
@@ -107,21 +102,13 @@ public final class Fabric
             nodeOrigins[i] = kernel.origin(i, "node " + i);
         }
         switches = new EliteSwitch[topology.switchCount()];
-        upGroupHeads = new int[switches.length];
         switchOrigins = new Origin[switches.length];
         for (int id = 0; id < switches.length; id++)
         {
             final int level = topology.levelOf(id);
-            switches[id] = new EliteSwitch(id, level, topology.wordOf(id), k, level == n, upGroupHeads);
+            switches[id] = new EliteSwitch(id, level, topology.wordOf(id), k, level == n);
             switchOrigins[id] = kernel.origin(nodes + id, "switch " + switches[id]);
         }
-        int linkCount = 2 * nodes;
-        for (final EliteSwitch s : switches)
-        {
-            linkCount += s.level < n ? 2 * k : 0;
-        }
-        linkBusy = new int[linkCount];
-        linkBodyFree = new long[linkCount];
         for (final EliteSwitch s : switches)
         {
             if (s.level < n)
@@ -132,14 +119,6 @@ public final class Fabric
                     final int downPort = topology.digit(s.word, s.level - 1);
                     s.up[j] = link(s + ":up" + j, s, -1, upper, -1, true, sw + wire, vcs);
                     upper.down[downPort] = link(upper + ":down" + downPort, upper, -1, s, -1, false, sw + wire, vcs);
-                }
-                s.upIds(s.up[0].id, k == 1 ? 0 : s.up[1].id - s.up[0].id);
-                for (int j = 0; j < k; j++)
-                {
-                    if (s.up[j].id != s.upFirstId + j * s.upIdStride)
-                    {
-                        throw new IllegalStateException(s + ": up link ids not evenly spaced");
-                    }
                 }
             }
         }
@@ -174,8 +153,7 @@ public final class Fabric
         QsnetException.require(!this.partitioning.isDistributed() || !config.analyticTiming(), "partitions",
             this.partitioning.count(), "must be 1 with analytic timing (partitioned runs use the exact model)");
         remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
-        router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins, linkBusy, linkBodyFree,
-            upGroupHeads);
+        router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins);
         delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,
             remote, hopNs);
         router.connect(delivery, remote);
@@ -196,7 +174,7 @@ public final class Fabric
         final int toNode, final boolean up, final long forwardNs, final int vcs)
     {
         final LinkOutput l = new LinkOutput(links.size(), name, from, fromNode, to, toNode, up, forwardNs, vcs,
-            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode], linkBusy, linkBodyFree);
+            from != null ? switchOrigins[from.id] : nodeOrigins[fromNode]);
         links.add(l);
         return l;
     }
@@ -516,7 +494,7 @@ public final class Fabric
         public int freeVirtualChannels()
         {
             final LinkOutput l = nodeOut[node];
-            return l.vcCount - l.busy();
+            return l.vcCount - l.vcBusy;
         }
 
         @Override

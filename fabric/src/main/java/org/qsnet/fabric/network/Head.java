@@ -12,17 +12,8 @@ final class Head implements EventHandler
     final HeaderRouter router;
     final Packet packet;
     final Circuit circuit;
-    /** The link the header is crossing or has just crossed; set with {@link #via(LinkOutput)}. */
+    /** The link the header is crossing or has just crossed. */
     LinkOutput via;
-    /**
-     * What a hop reads, copied here when the header is made or crosses a link, so that a hop
-     * fetches neither the link it came over nor the packet (cache misses at thousands of nodes):
-     * the switch it reaches (null: a node), that link's id, the packet's route and tag count.
-     */
-    EliteSwitch at;
-    int viaId = -1;
-    final long route;
-    final int tagCount;
     /** Links crossed including {@code via}. */
     int depth;
     /** Next route tag to read. */
@@ -40,21 +31,12 @@ final class Head implements EventHandler
         this.router = router;
         this.packet = packet;
         this.circuit = circuit;
-        this.route = packet.route;
-        this.tagCount = packet.tagCount;
-    }
-
-    void via(final LinkOutput out)
-    {
-        via = out;
-        viaId = out.id;
-        at = out.toSwitch;
     }
 
     /** The switch input the header came in by: id of the link it crossed, -1 at the source. */
     int input()
     {
-        return viaId;
+        return via == null ? -1 : via.id;
     }
 
     @Override

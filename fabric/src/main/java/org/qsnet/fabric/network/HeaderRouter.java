@@ -24,12 +24,6 @@ final class HeaderRouter
     private final LinkOutput[] nodeOut;
     private final Origin[] switchOrigins;
     private final long[] nextSeq;
-    /** The links' busy channels and latest body ends by id (the fabric's; see {@link LinkOutput#busy()}). */
-    private final int[] linkBusy;
-    private final long[] linkBodyFree;
-    private final int virtualChannels;
-    /** Headers waiting in each switch's up group, by switch id (the fabric's). */
-    private final int[] upGroupHeads;
     /** Set once, right after construction (the two halves of a circuit's life call each other). */
     private CircuitDelivery delivery;
     private RemoteCircuits remote;
@@ -40,12 +34,8 @@ final class HeaderRouter
     long nodeLinkHops;
 
     HeaderRouter(final Kernel kernel, final FabricConfig config, final Topology topology, final LinkOutput[] nodeOut,
-        final Origin[] switchOrigins, final int[] linkBusy, final long[] linkBodyFree, final int[] upGroupHeads)
+        final Origin[] switchOrigins)
     {
-        this.upGroupHeads = upGroupHeads;
-        this.linkBusy = linkBusy;
-        this.linkBodyFree = linkBodyFree;
-        this.virtualChannels = config.virtualChannels();
         this.kernel = kernel;
         this.config = config;
         this.topology = topology;
@@ -179,7 +169,7 @@ final class HeaderRouter
         final int vc = out.takeVc();
         h.depth++;
         h.circuit.add(out, vc, h.depth);
-        h.via(out);
+        h.via = out;
         packetHops++;
         final Origin o = out.origin;
         if (out.fromNode >= 0)
@@ -201,7 +191,8 @@ final class HeaderRouter
 
     void headArrived(final Head h, final long now)
     {
-        final EliteSwitch s = h.at;
+        final LinkOutput via = h.via;
+        final EliteSwitch s = via.toSwitch;
         if (s == null)
         {
             if (h.packet.isBroadcast())
@@ -215,9 +206,10 @@ final class HeaderRouter
             return;
         }
         s.headers++;
-        if (h.tagIndex < h.tagCount)
+        final Packet p = h.packet;
+        if (h.tagIndex < p.tagCount)
         {
-            final int tag = tag(h.route, h.tagIndex++);
+            final int tag = tag(p.route, h.tagIndex++);
             if (tag == TAG_UP_ANY)
             {
                 ascendAdaptive(h, s, now);
@@ -241,30 +233,21 @@ final class HeaderRouter
 
     private void ascendAdaptive(final Head h, final EliteSwitch s, final long now)
     {
-        // the candidates' state is read by id from the flat arrays: no up link's object is
-        // fetched until one is chosen
-        final int[] busy = linkBusy;
-        final long[] free = linkBodyFree;
-        final int vcs = virtualChannels;
-        final int first = s.upFirstId;
-        final int stride = s.upIdStride;
+        final LinkOutput[] up = s.up;
         final int k = s.upKeep;
-        int bestPort = -1;
-        int bestBusy = 0;
-        long bestFree = 0;
+        LinkOutput best = null;
+        int bestPort = 0;
         for (int i = 0; i < k; i++)
         {
             final int j = (s.nextUp + i) % k;
-            final int id = first + j * stride;
-            final int b = busy[id];
-            if (b < vcs && (bestPort < 0 || b < bestBusy || (b == bestBusy && free[id] < bestFree)))
+            final LinkOutput o = up[j];
+            if (o.hasFreeVc() && (best == null || o.vcBusy < best.vcBusy
+                || (o.vcBusy == best.vcBusy && o.bodyFreeAtNs < best.bodyFreeAtNs)))
             {
+                best = o;
                 bestPort = j;
-                bestBusy = b;
-                bestFree = free[id];
             }
         }
-        final LinkOutput best = bestPort < 0 ? null : s.up[bestPort];
         if (best != null)
         {
             s.nextUp = (bestPort + 1) % k;
@@ -322,7 +305,7 @@ final class HeaderRouter
         {
             final Head child = new Head(this, h.packet, h.circuit);
             child.depth = h.depth + 1;
-            child.via(out);
+            child.via = out;
             child.tagIndex = h.tagIndex;
             child.ageSinceNs = h.ageSinceNs;
             packetHops++;
@@ -346,7 +329,7 @@ final class HeaderRouter
         Head next = out.waitingHeads == 0 ? null : out.waiting.peek(now, aging, out.lastInput);
         final EliteSwitch from = out.fromSwitch;
         boolean fromGroup = false;
-        if (out.up && out.fromSwitchId >= 0 && upGroupHeads[out.fromSwitchId] > 0)
+        if (out.up && from != null && from.upGroupHeads > 0)
         {
             final Head g = from.upGroup.peek(now, aging, out.lastInput);
             final Head chosen = HeadQueue.better(next, g, now, aging, out.lastInput);

@@ -19,8 +19,6 @@ public final class LinkOutput
     final String name;
     /** Driving switch, or null when a node drives it. */
     final EliteSwitch fromSwitch;
-    /** Its id, or -1 (read without fetching the switch). */
-    final int fromSwitchId;
     final int fromNode;
     /** Receiving switch, or null when it leads to a node. */
     final EliteSwitch toSwitch;
@@ -32,19 +30,15 @@ public final class LinkOutput
     final Origin origin;
 
     int vcBusyMask;
-    /**
-     * The network's channel counts and latest body ends, by link id ({@link #busy()},
-     * {@link #bodyFreeAtNs()}): flat, so that an adaptive ascent compares a switch's up links
-     * without fetching their objects (at 4096 nodes these are cache misses, not arithmetic).
-     */
-    private final int[] busyById;
-    private final long[] freeById;
+    int vcBusy;
     /**
      * Per virtual channel {@code vc}: the body interval of the circuit holding it, start at
      * {@code 2 vc}, end at {@code 2 vc + 1}, empty when start == end (one array: one object to
      * fetch on the packet path, not two).
      */
     final long[] body;
+    /** End of the latest body reserved on this link. */
+    long bodyFreeAtNs;
     /** Headers in {@link #waiting}: a release with none waiting reads no other object. */
     int waitingHeads;
     final HeadQueue waiting = new HeadQueue();
@@ -59,15 +53,12 @@ public final class LinkOutput
 
     LinkOutput(final int id, final String name, final EliteSwitch fromSwitch, final int fromNode,
         final EliteSwitch toSwitch, final int toNode, final boolean up, final long forwardDelayNs, final int vcCount,
-        final Origin origin, final int[] busyById, final long[] freeById)
+        final Origin origin)
     {
-        this.busyById = busyById;
-        this.freeById = freeById;
         this.origin = origin;
         this.id = id;
         this.name = name;
         this.fromSwitch = fromSwitch;
-        this.fromSwitchId = fromSwitch == null ? -1 : fromSwitch.id;
         this.fromNode = fromNode;
         this.toSwitch = toSwitch;
         this.toNode = toNode;
@@ -79,31 +70,14 @@ public final class LinkOutput
 
     boolean hasFreeVc()
     {
-        return busyById[id] < vcCount;
-    }
-
-    /** @return the channels taken. */
-    int busy()
-    {
-        return busyById[id];
-    }
-
-    /** @return the end of the latest body reserved on this link. */
-    long bodyFreeAtNs()
-    {
-        return freeById[id];
-    }
-
-    void bodyFreeAtNs(final long ns)
-    {
-        freeById[id] = ns;
+        return vcBusy < vcCount;
     }
 
     int takeVc()
     {
         final int vc = Integer.numberOfTrailingZeros(~vcBusyMask);
         vcBusyMask |= 1 << vc;
-        busyById[id]++;
+        vcBusy++;
         return vc;
     }
 
@@ -115,7 +89,7 @@ public final class LinkOutput
             throw new IllegalStateException(name + ": virtual channel " + vc + " is already taken");
         }
         vcBusyMask |= 1 << vc;
-        busyById[id]++;
+        vcBusy++;
     }
 
     /** Queues a header for one of this link's channels. */
@@ -137,7 +111,7 @@ public final class LinkOutput
         body[2 * vc] = 0;
         body[2 * vc + 1] = 0;
         vcBusyMask &= ~(1 << vc);
-        busyById[id]--;
+        vcBusy--;
     }
 
     /**
@@ -161,7 +135,7 @@ public final class LinkOutput
      */
     public int busyVirtualChannels()
     {
-        return busyById[id];
+        return vcBusy;
     }
 
     /**

@@ -492,7 +492,7 @@ public final class RemoteCircuits
             out.takeVc(vc);
             h.depth = 1;
             c.add(out, vc, 1);
-            h.via(out);
+            h.via = out;
             // the hop over the node link is counted by its owner (Fabric.nodeLinkHops)
             router.headArrived(h, timeNs);
         }
