@@ -56,6 +56,45 @@ class ElanlibConformanceTest
     }
 
     /**
+     * A known defect of the distributed simulation (issue 12), found here and not fixed: a job with
+     * two processes on a node that calls {@code elan_baseInit} (which ends in {@code elan_gsync})
+     * does not give one JVM's result when its nodes run in two partitions. With 2 ranks on 1 node,
+     * a program that only calls {@code elan_baseInit} finishes its two ranks at 9447 and 12969 ns
+     * in one JVM and at 12969 and 9447 ns in two partitions (swapped); this test's first case
+     * finishes rank 0 at 16,896 ns in one JVM and 18,283 ns in two partitions; 4 ranks on 2 nodes
+     * and 6 on 3 differ too, by up to a few microseconds. One process per
+     * node gives identical results (checked with 2, 3 and 4 ranks), and so do Elan3lib DMAs between
+     * two processes of a node with events, polled or blocking waits, sent one way or both at once:
+     * the difference lies in Elanlib's start-up or barrier with two processes of a node sharing it.
+     * Tagged {@code known-defect}: run it with
+     * {@code -Dsurefire.excludedGroups=none -Dgroups=known-defect}.
+     */
+    @org.junit.jupiter.api.Tag("known-defect")
+    @ParameterizedTest(name = "{0} ranks on {1} nodes in 2 partitions: {2}")
+    @CsvSource({"2, 1, 'hbcast'", "4, 2, 'hbcast h0:1000 h2:4000 h1:321'"})
+    void shouldGiveOneJvmsResultWithTwoProcessesPerNodeInPartitions(final int procs, final int nodes, final String args)
+    {
+        final PlatformProfile profile = PlatformProfile.pentium3He();
+        final Prun.Options o = new Prun.Options(procs, nodes, false, 0, Map.of());
+        final String[] argv = args.split(" ");
+        final PrintStream out = System.out;
+        try
+        {
+            System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final Prun.Session one = new Prun.Session(profile, 1);
+            one.launch(o, ElanlibSemantics.class, argv);
+            final org.qsnet.fabric.engine.RunReport single = one.run().throwIfFailed();
+            final Prun.PartitionedResult two = Prun.runPartitioned(profile, 2, s -> s.launch(o, ElanlibSemantics.class, argv));
+            two.report().throwIfFailed();
+            org.junit.jupiter.api.Assertions.assertNull(two.differenceFrom(single, one.kernel()), "1 partition against 2");
+        }
+        finally
+        {
+            System.setOut(out);
+        }
+    }
+
+    /**
      * Was a defect in fabric/nic, found by this test, fixed: elan_hbcast of more than one packet
      * (over 320 bytes) to a group with two processes on a node deadlocked ("rank 0 ... waits for its
      * own copy in elan_hbcast") or, at "6, 3, h1:4000", delivered a partial copy ("byte 2560 is 0,
