@@ -56,20 +56,14 @@ class ElanlibConformanceTest
     }
 
     /**
-     * A known defect of the distributed simulation (issue 12), found here and not fixed: a job with
-     * two processes on a node that calls {@code elan_baseInit} (which ends in {@code elan_gsync})
-     * does not give one JVM's result when its nodes run in two partitions. With 2 ranks on 1 node,
-     * a program that only calls {@code elan_baseInit} finishes its two ranks at 9447 and 12969 ns
-     * in one JVM and at 12969 and 9447 ns in two partitions (swapped); this test's first case
-     * finishes rank 0 at 16,896 ns in one JVM and 18,283 ns in two partitions; 4 ranks on 2 nodes
-     * and 6 on 3 differ too, by up to a few microseconds. One process per
-     * node gives identical results (checked with 2, 3 and 4 ranks), and so do Elan3lib DMAs between
-     * two processes of a node with events, polled or blocking waits, sent one way or both at once:
-     * the difference lies in Elanlib's start-up or barrier with two processes of a node sharing it.
-     * Tagged {@code known-defect}: run it with
-     * {@code -Dsurefire.excludedGroups=none -Dgroups=known-defect}.
+     * Was a defect of the kernel, found here, fixed: a job with two processes on a node did not
+     * give one JVM's result in partitions. With 2 ranks on 1 node a program that only calls
+     * {@code elan_baseInit} finished its ranks at 9447 and 12969 ns in one JVM and at 12969 and
+     * 9447 ns in partitions (swapped); this test's cases differed by up to 2.4 µs. A process whose
+     * clock reached the time of a pending event ran on before it, whatever the event's origin; the
+     * order is (time, origin, origin sequence), and a partition's window end happened to enforce it.
+     * Now the process yields when the event's origin orders first (KernelTest).
      */
-    @org.junit.jupiter.api.Tag("known-defect")
     @ParameterizedTest(name = "{0} ranks on {1} nodes in 2 partitions: {2}")
     @CsvSource({"2, 1, 'hbcast'", "4, 2, 'hbcast h0:1000 h2:4000 h1:321'"})
     void shouldGiveOneJvmsResultWithTwoProcessesPerNodeInPartitions(final int procs, final int nodes, final String args)

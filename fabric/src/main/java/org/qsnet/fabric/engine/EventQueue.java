@@ -143,6 +143,23 @@ final class EventQueue
         return heapSize == 0 ? rt : Math.min(rt, heap[0]);
     }
 
+    /**
+     * @return the origin of the first event ({@link #peekTimeNs()} must have been called since
+     * the last change, and the queue must not be empty).
+     */
+    int peekOrigin()
+    {
+        if (runHead == runSize)
+        {
+            return (int)(heap[1] >>> 32);
+        }
+        final int r = 3 * runHead;
+        final long rt = run[r];
+        final long rk = run[r + 1];
+        final long tie = heapSize == 0 || rt < heap[0] || (rt == heap[0] && rk < heap[1]) ? rk : heap[1];
+        return (int)(tie >>> 32);
+    }
+
     void add(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
     {
         if (nextRank == RANK_LIMIT)

@@ -557,10 +557,14 @@ public final class Kernel
         return z ^ (z >>> 31);
     }
 
-    boolean fastPathAllowed(final long newClockNs)
+    boolean fastPathAllowed(final long newClockNs, final int origin)
     {
-        // a stop (watchdog, interrupt) must reach a process that polls with nothing pending too
-        return queue.peekTimeNs() >= newClockNs && newClockNs <= limitNs && !stopRequested;
+        // a stop (watchdog, interrupt) must reach a process that polls with nothing pending too;
+        // an event due at the same instant runs first when its origin orders before the process's
+        // (the (time, origin, originSeq) order: the resumption the process skips has its origin)
+        final long next = queue.peekTimeNs();
+        return (next > newClockNs || next == newClockNs && queue.peekOrigin() > origin) && newClockNs <= limitNs
+            && !stopRequested;
     }
 
     void setNow(final long timeNs)

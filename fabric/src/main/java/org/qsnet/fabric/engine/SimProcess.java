@@ -278,7 +278,7 @@ public final class SimProcess
             throw new QsnetException("ns " + ns + " must be at least 0");
         }
         final long t = clockNs + ns;
-        if (kernel.fastPathAllowed(t))
+        if (kernel.fastPathAllowed(t, origin.id()))
         {
             clockNs = t;
             kernel.setNow(t);

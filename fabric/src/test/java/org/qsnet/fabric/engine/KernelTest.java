@@ -1,6 +1,7 @@
 package org.qsnet.fabric.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -100,6 +101,29 @@ class KernelTest
         });
         final RunReport r = k.run().throwIfFailed();
         assertEquals(1020, r.outcomes().get(0).finishedAtNs(), "first poll at or after 1000 ns is 34 x 30");
+    }
+
+    @Test
+    void shouldRunAnEventDueAtTheSameInstantFirstWhenItsOriginOrdersBeforeTheProcess()
+    {
+        // (time, origin, origin sequence): a process that advances exactly onto the time of a
+        // pending event of a lower origin must see that event's effect; of a higher origin, not yet
+        final Kernel k = new Kernel();
+        final Origin nic = k.origin(1, "nic");
+        final Origin later = k.origin(500, "later");
+        final boolean[] written = new boolean[2];
+        nic.schedule(1000, t -> written[0] = true);
+        later.schedule(1000, t -> written[1] = true);
+        final boolean[] seen = new boolean[2];
+        k.spawn(100, "poller", self ->
+        {
+            self.advance(1000);
+            seen[0] = written[0];
+            seen[1] = written[1];
+        });
+        k.run().throwIfFailed();
+        assertTrue(seen[0], "origin 1 orders before the process (100) at 1000 ns: its write is seen");
+        assertFalse(seen[1], "origin 500 orders after the process at 1000 ns: its write is not seen yet");
     }
 
     @Test
