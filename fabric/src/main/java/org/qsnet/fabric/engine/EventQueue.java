@@ -149,15 +149,14 @@ final class EventQueue
      */
     int peekOrigin()
     {
-        if (runHead == runSize)
-        {
-            return (int)(heap[1] >>> 32);
-        }
+        return (int)((runFirst() ? run[3 * runHead + 1] : heap[1]) >>> 32);
+    }
+
+    /** Whether the first event is the sorted run's head rather than the heap's (both heads current). */
+    private boolean runFirst()
+    {
         final int r = 3 * runHead;
-        final long rt = run[r];
-        final long rk = run[r + 1];
-        final long tie = heapSize == 0 || rt < heap[0] || (rt == heap[0] && rk < heap[1]) ? rk : heap[1];
-        return (int)(tie >>> 32);
+        return runHead < runSize && (heapSize == 0 || run[r] < heap[0] || (run[r] == heap[0] && run[r + 1] < heap[1]));
     }
 
     void add(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
@@ -239,7 +238,7 @@ final class EventQueue
         final long time;
         final int r = 3 * runHead;
         final long[] hk = heap;
-        if (runHead < runSize && (heapSize == 0 || run[r] < hk[0] || (run[r] == hk[0] && run[r + 1] < hk[1])))
+        if (runFirst())
         {
             time = run[r];
             tie = run[r + 1];
