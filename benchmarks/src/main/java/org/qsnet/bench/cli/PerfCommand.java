@@ -105,12 +105,12 @@ public final class PerfCommand implements Callable<Integer>
                 final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
                 System.gc();
                 built = Math.max(built, usedHeapBytes() / 1e6);
-                e.kernel().runUntil(spec.warmupNs());
+                e.runTo(spec.warmupNs());
                 e.fabric().resetStats();
                 final long ev0 = e.kernel().eventCount();
                 final long c0 = threads.getCurrentThreadCpuTime();
                 final long t0 = System.nanoTime();
-                e.kernel().runUntil(spec.warmupNs() + spec.measureNs());
+                e.runTo(spec.warmupNs() + spec.measureNs());
                 final long wall = System.nanoTime() - t0;
                 final long threadCpu = threads.getCurrentThreadCpuTime() - c0;
                 if (r < 0)

@@ -86,7 +86,7 @@ public class FabricBenchmark
             final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
                 320, false, true, 10_000, 10_000, 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
             experiment = new TrafficExperiment(spec, 1.0);
-            experiment.kernel().runUntil(spec.warmupNs());
+            experiment.runTo(spec.warmupNs());
             untilNs = spec.warmupNs() + spec.measureNs();
         }
     }
@@ -101,7 +101,7 @@ public class FabricBenchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public long uniformSaturated10us(final Saturated s)
     {
-        s.experiment.kernel().runUntil(s.untilNs);
+        s.experiment.runTo(s.untilNs);
         return s.experiment.kernel().eventCount();
     }
 }

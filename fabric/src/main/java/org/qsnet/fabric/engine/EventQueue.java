@@ -114,6 +114,11 @@ final class EventQueue
     long polledTimeNs;
     int polledOrigin;
     long polledSeq;
+    /** Tie ({@code origin << 32 | rank}) of the event returned by the last {@link #poll()}. */
+    long polledTie;
+
+    /** Reservations that may hold a key (their ties are renumbered with the pending events'). */
+    private Reservation[] reservations = new Reservation[0];
 
     int size()
     {
@@ -161,11 +166,28 @@ final class EventQueue
 
     void add(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
     {
+        addReserved(timeNs, reserveTie(origin), originSeq, handler);
+    }
+
+    /** The tie the next event of {@code origin} gets: {@code origin << 32 | rank}. */
+    long reserveTie(final int origin)
+    {
         if (nextRank == RANK_LIMIT)
         {
             renumber();
         }
-        final long tie = ((long)origin << 32) | nextRank++;
+        return ((long)origin << 32) | nextRank++;
+    }
+
+    void register(final Reservation r)
+    {
+        reservations = Arrays.copyOf(reservations, reservations.length + 1);
+        reservations[reservations.length - 1] = r;
+    }
+
+    /** Adds an event under a tie from {@link #reserveTie(int)}. */
+    void addReserved(final long timeNs, final long tie, final long originSeq, final EventHandler handler)
+    {
         int s = freeSlot;
         if (s == NONE)
         {
@@ -254,6 +276,7 @@ final class EventQueue
         }
         polledTimeNs = time;
         polledOrigin = (int)(tie >>> 32);
+        polledTie = tie;
         final int x = 4 * s;
         polledSeq = pool[x + 2];
         final EventHandler h = handlers[s];
@@ -732,7 +755,7 @@ final class EventQueue
     /** Gives the pending events the ranks {@code 0..size-1} in tie order (see the class comment). */
     private void renumber()
     {
-        final long[] ties = new long[size];
+        final long[] ties = new long[size + reservations.length + 1];
         int k = 0;
         for (int s = 0; s < slotsUsed; s++)
         {
@@ -741,6 +764,15 @@ final class EventQueue
                 ties[k++] = pool[4 * s + 1];
             }
         }
+        for (final Reservation r : reservations)
+        {
+            if (r.held)
+            {
+                ties[k++] = r.tie;
+            }
+        }
+        // the event being dispatched, which a reservation's key is compared with
+        ties[k++] = polledTie;
         Arrays.sort(ties, 0, k);
         for (int s = 0; s < slotsUsed; s++)
         {
@@ -759,6 +791,14 @@ final class EventQueue
         {
             run[3 * i + 1] = pool[4 * (int)run[3 * i + 2] + 1];
         }
+        for (final Reservation r : reservations)
+        {
+            if (r.held)
+            {
+                r.tie = (r.tie & ~(RANK_LIMIT - 1)) | Arrays.binarySearch(ties, 0, k, r.tie);
+            }
+        }
+        polledTie = (polledTie & ~(RANK_LIMIT - 1)) | Arrays.binarySearch(ties, 0, k, polledTie);
         nextRank = k;
     }
 

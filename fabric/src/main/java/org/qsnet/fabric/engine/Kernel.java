@@ -136,7 +136,9 @@ public final class Kernel
      * result, is the same). The partitions of a distributed run own disjoint
      * sets of events, so the sum of their digests equals the digest of the same run in one JVM;
      * since events run in key order, equal key sets mean equal traces. Which origins this kernel
-     * owns is set by {@link #traceOnly(IntPredicate)} (all by default).
+     * owns is set by {@link #traceOnly(IntPredicate)} (all by default). A reserved event its owner
+     * took without dispatching it ({@link Reservation#take()}) is counted here as if dispatched, so
+     * the digest does not depend on which events were reserved.
      *
      * @return the digest of the owned events processed so far.
      */
@@ -257,11 +259,68 @@ public final class Kernel
 
     void schedule(final Origin origin, final long timeNs, final EventHandler handler)
     {
+        final Runnable hook = origin.beforeScheduling;
+        if (hook != null)
+        {
+            hook.run();
+        }
         if (timeNs < nowNs)
         {
             throw new QsnetException("event time " + timeNs + " ns of " + origin + " is before now (" + nowNs + " ns)");
         }
         queue.add(timeNs, origin.id(), origin.nextSeq(), handler);
+    }
+
+    Reservation register(final Reservation r)
+    {
+        queue.register(r);
+        return r;
+    }
+
+    void reserve(final Origin origin, final Reservation r, final long timeNs)
+    {
+        if (r.origin() != origin)
+        {
+            throw new QsnetException("reservation of " + r.origin() + " used by " + origin);
+        }
+        if (r.held)
+        {
+            throw new QsnetException("reservation of " + origin + " already holds an event at " + r.timeNs + " ns");
+        }
+        final Runnable hook = origin.beforeScheduling;
+        if (hook != null)
+        {
+            hook.run();
+        }
+        r.timeNs = timeNs;
+        r.seq = origin.nextSeq();
+        r.tie = queue.reserveTie(origin.id());
+        r.held = true;
+    }
+
+    void scheduleReserved(final Reservation r, final EventHandler handler)
+    {
+        if (ordersBeforeCurrent(r.timeNs, r.tie))
+        {
+            throw new QsnetException("reserved event at " + r.timeNs + " ns of " + r.origin()
+                + " orders before the event running (" + nowNs + " ns): take it instead of scheduling it");
+        }
+        queue.addReserved(r.timeNs, r.tie, r.seq, handler);
+    }
+
+    /** Whether an event keyed {@code (timeNs, tie)} orders before the event being dispatched. */
+    boolean ordersBeforeCurrent(final long timeNs, final long tie)
+    {
+        return timeNs < nowNs || timeNs == nowNs && tie < queue.polledTie;
+    }
+
+    void traceTaken(final long timeNs, final int origin, final long seq)
+    {
+        if (traced == null || traced.test(origin))
+        {
+            traceSum += mix(timeNs, origin, seq);
+            tracedEvents++;
+        }
     }
 
     /**
@@ -565,6 +624,12 @@ public final class Kernel
         final long next = queue.peekTimeNs();
         return (next > newClockNs || next == newClockNs && queue.peekOrigin() > origin) && newClockNs <= limitNs
             && !stopRequested;
+    }
+
+    /** For tests: the queue's next rank, to exercise its renumbering with reservations held. */
+    void setNextRankForTest(final long rank)
+    {
+        queue.setNextRankForTest(rank);
     }
 
     void setNow(final long timeNs)

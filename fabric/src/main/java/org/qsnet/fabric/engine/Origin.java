@@ -11,6 +11,8 @@ public final class Origin
     private final int id;
     private final String name;
     private long nextSeq;
+    /** Run before this origin schedules or reserves anything: see {@link #beforeScheduling}. */
+    Runnable beforeScheduling;
 
     Origin(final Kernel kernel, final int id, final String name)
     {
@@ -70,6 +72,41 @@ public final class Origin
     public void scheduleIn(final long delayNs, final EventHandler handler)
     {
         kernel.schedule(this, kernel.nowNs() + delayNs, handler);
+    }
+
+    /**
+     * Makes a reusable {@link Reservation} for events of this origin.
+     *
+     * @return a reservation holding nothing.
+     */
+    public Reservation newReservation()
+    {
+        return kernel.register(new Reservation(kernel, this));
+    }
+
+    /**
+     * Reserves the key of an event of this origin at {@code timeNs}, exactly as
+     * {@link #schedule(long, EventHandler)} would give it, without putting the event in the queue.
+     *
+     * @param r      a reservation of this origin holding nothing.
+     * @param timeNs absolute simulated time; it may be before now only while the owner catches up
+     *               with its own reserved events.
+     */
+    public void reserve(final Reservation r, final long timeNs)
+    {
+        kernel.reserve(this, r, timeNs);
+    }
+
+    /**
+     * Sets what runs before this origin schedules or reserves an event: the owner of reserved
+     * events takes the ones due before the event running, so that the sequence numbers they
+     * reserve come before those of what is scheduled now. Null for none.
+     *
+     * @param hook the catch-up, or null.
+     */
+    public void beforeScheduling(final Runnable hook)
+    {
+        this.beforeScheduling = hook;
     }
 
     long nextSeq()
