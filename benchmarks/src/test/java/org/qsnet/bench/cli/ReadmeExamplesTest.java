@@ -246,4 +246,45 @@ class ReadmeExamplesTest
     {
         checkTranscripts("./mpirun -np 2 org.qsnet.bench.mpi.Osu latency");
     }
+
+    /** Each line of the README's block that holds {@code marker} is a line of {@code output}, in order. */
+    private static void assertShownInOrder(final String marker, final String command, final String output)
+        throws IOException
+    {
+        final List<String> lines = List.of(output.split("\n"));
+        int at = 0;
+        for (final String expected : block(readme(), "", marker).split("\n"))
+        {
+            while (at < lines.size() && !lines.get(at).equals(expected))
+            {
+                at++;
+            }
+            assertTrue(at < lines.size(), command + ": the README shows '" + expected + "', it printed:\n" + output);
+            at++;
+        }
+    }
+
+    @Test
+    void shouldPrintTheOsuAndElanlibTablesTheReadmeShows() throws Exception
+    {
+        // the README runs osu with --plot too, which adds the figures' files and nothing to the table
+        final String[] osu = Captured.run(QsnetCommand::execute, "osu", "--tests",
+            "bandwidth,completion,reuse,hotspot,bidirectional,overlap");
+        assertEquals("0", osu[0], osu[2]);
+        assertShownInOrder("# bandwidth with a window of Q outstanding DMAs", "./qsnet osu", osu[1]);
+        final String[] elanlib = Captured.run(QsnetCommand::execute, "elanlib");
+        assertEquals("0", elanlib[0], elanlib[2]);
+        assertShownInOrder("# Tports one-way latency (us) and streaming bandwidth", "./qsnet elanlib", elanlib[1]);
+    }
+
+    @Test
+    void shouldPrintTheTportPingLineTheReadmeQuotes() throws Exception
+    {
+        final Matcher m = Pattern.compile("`\\./prun (-n 2 -t org\\.qsnet\\.bench\\.examples\\.TportPing 8 100)` prints\\s+`([^`]+)`")
+            .matcher(readme());
+        assertTrue(m.find(), "the README quotes TportPing's output");
+        final String[] r = Captured.run(PrunCommand::execute, m.group(1).split(" "));
+        assertEquals("0", r[0], r[2]);
+        assertTrue(r[1].lines().anyMatch(m.group(2)::equals), "prints '" + m.group(2) + "':\n" + r[1]);
+    }
 }
