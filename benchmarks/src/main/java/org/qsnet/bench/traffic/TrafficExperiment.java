@@ -424,13 +424,6 @@ public final class TrafficExperiment
         {
             driver.run(untilNs);
         }
-        for (final Node n : nodes)
-        {
-            if (n.later != null)
-            {
-                n.catchUpTo(untilNs);
-            }
-        }
     }
 
     /**
@@ -866,7 +859,7 @@ public final class TrafficExperiment
             final long t = nowNs + Math.max(1, Math.round(gap));
             if (later != null && outstanding >= spec.fabric().virtualChannels())
             {
-                origin.reserve(later, t);
+                origin.reserve(later, t, generator);
             }
             else
             {
@@ -876,57 +869,18 @@ public final class TrafficExperiment
 
         // ---- a busy source's next generation, reserved instead of scheduled. While every channel
         // of the source is taken, a generation only appends to the source's queue, which nothing
-        // but this node reads: its event is reserved at its key (Reservation) and its work done
-        // when the node next reads the queue (an acknowledgement, a read request) or schedules
-        // anything, in key order. At saturation most generations are never dispatched: 2.5 of
-        // the 14.5 events per packet of 64-node uniform traffic at offered load 1.0.
+        // but this node reads: its event is reserved at its key (Reservation) and taken, in key
+        // order, when the node next reads the queue (an acknowledgement, a read request), when its
+        // origin schedules anything, or at the end of the run. At saturation most generations are
+        // never dispatched: 2.5 of the 14.5 events per packet of 64-node uniform traffic at offered
+        // load 1.0.
 
         /** The reserved next generation (link injection only), null when generations are events. */
         org.qsnet.fabric.engine.Reservation later;
-        private boolean catchingUp;
 
         void reserveGenerations()
         {
             later = origin.newReservation();
-            origin.beforeScheduling(this::catchUp);
-        }
-
-        /** Does the reserved generations that order before the event running. */
-        private void catchUp()
-        {
-            if (catchingUp)
-            {
-                return;
-            }
-            catchingUp = true;
-            try
-            {
-                while (later.precedesCurrentEvent())
-                {
-                    generate(later.take());
-                }
-            }
-            finally
-            {
-                catchingUp = false;
-            }
-        }
-
-        /** Does the reserved generations due by {@code limitNs}, the end of a run. */
-        void catchUpTo(final long limitNs)
-        {
-            catchingUp = true;
-            try
-            {
-                while (later.held() && later.timeNs() <= limitNs)
-                {
-                    generate(later.take());
-                }
-            }
-            finally
-            {
-                catchingUp = false;
-            }
         }
 
         /** Once the source has a free channel, its next generation must run as an event. */
@@ -934,7 +888,7 @@ public final class TrafficExperiment
         {
             if (later.held() && outstanding < spec.fabric().virtualChannels())
             {
-                later.schedule(generator);
+                later.schedule();
             }
         }
 
@@ -1090,11 +1044,8 @@ public final class TrafficExperiment
             final Message m = (Message)packet.attachment();
             if (m.readRequest)
             {
-                if (later != null)
-                {
-                    catchUp();
-                }
                 // the server answers a read with the data, queued behind its own traffic
+                origin.catchUp();
                 pending.add(((long)id << 32) | messagesMade++, m.generatedNs, m.source.id, m.source.id, m.bytes, false);
                 trySend();
                 return spec.fabric().ackTurnaroundNs();
@@ -1131,10 +1082,7 @@ public final class TrafficExperiment
         @Override
         public void onAck(final Packet packet, final long timeNs)
         {
-            if (later != null)
-            {
-                catchUp();
-            }
+            origin.catchUp();
             outstanding--;
             trySend();
             if (later != null)

@@ -117,8 +117,9 @@ final class EventQueue
     /** Tie ({@code origin << 32 | rank}) of the event returned by the last {@link #poll()}. */
     long polledTie;
 
-    /** Reservations that may hold a key (their ties are renumbered with the pending events'). */
+    /** The held reservations (their ties are renumbered with the pending events'). */
     private Reservation[] reservations = new Reservation[0];
+    private int heldCount;
 
     int size()
     {
@@ -179,10 +180,24 @@ final class EventQueue
         return ((long)origin << 32) | nextRank++;
     }
 
-    void register(final Reservation r)
+    void hold(final Reservation r)
     {
-        reservations = Arrays.copyOf(reservations, reservations.length + 1);
-        reservations[reservations.length - 1] = r;
+        if (heldCount == reservations.length)
+        {
+            reservations = Arrays.copyOf(reservations, Math.max(8, heldCount * 2));
+        }
+        r.queueIndex = heldCount;
+        reservations[heldCount++] = r;
+    }
+
+    void unhold(final Reservation r)
+    {
+        final int i = r.queueIndex;
+        final Reservation last = reservations[--heldCount];
+        reservations[i] = last;
+        last.queueIndex = i;
+        reservations[heldCount] = null;
+        r.queueIndex = -1;
     }
 
     /** Adds an event under a tie from {@link #reserveTie(int)}. */
@@ -755,7 +770,7 @@ final class EventQueue
     /** Gives the pending events the ranks {@code 0..size-1} in tie order (see the class comment). */
     private void renumber()
     {
-        final long[] ties = new long[size + reservations.length + 1];
+        final long[] ties = new long[size + heldCount + 1];
         int k = 0;
         for (int s = 0; s < slotsUsed; s++)
         {
@@ -764,12 +779,9 @@ final class EventQueue
                 ties[k++] = pool[4 * s + 1];
             }
         }
-        for (final Reservation r : reservations)
+        for (int i = 0; i < heldCount; i++)
         {
-            if (r.held)
-            {
-                ties[k++] = r.tie;
-            }
+            ties[k++] = reservations[i].tie;
         }
         // the event being dispatched, which a reservation's key is compared with
         ties[k++] = polledTie;
@@ -791,12 +803,10 @@ final class EventQueue
         {
             run[3 * i + 1] = pool[4 * (int)run[3 * i + 2] + 1];
         }
-        for (final Reservation r : reservations)
+        for (int i = 0; i < heldCount; i++)
         {
-            if (r.held)
-            {
-                r.tie = (r.tie & ~(RANK_LIMIT - 1)) | Arrays.binarySearch(ties, 0, k, r.tie);
-            }
+            final Reservation r = reservations[i];
+            r.tie = (r.tie & ~(RANK_LIMIT - 1)) | Arrays.binarySearch(ties, 0, k, r.tie);
         }
         polledTie = (polledTie & ~(RANK_LIMIT - 1)) | Arrays.binarySearch(ties, 0, k, polledTie);
         nextRank = k;

@@ -55,6 +55,10 @@ public final class Kernel
     private long tracedEvents;
     private IntPredicate traced;
     private boolean partitioned;
+    /** Origins that have reserved events ({@link Reservation}). */
+    private final List<Origin> reserving = new ArrayList<>();
+    /** Whether an event's handler runs (rather than a process's code or the driver). */
+    private boolean inEvent;
 
     SimProcess current;
     private Thread driver;
@@ -259,10 +263,9 @@ public final class Kernel
 
     void schedule(final Origin origin, final long timeNs, final EventHandler handler)
     {
-        final Runnable hook = origin.beforeScheduling;
-        if (hook != null)
+        if (origin.heldCount > 0)
         {
-            hook.run();
+            origin.catchUp();
         }
         if (timeNs < nowNs)
         {
@@ -271,13 +274,7 @@ public final class Kernel
         queue.add(timeNs, origin.id(), origin.nextSeq(), handler);
     }
 
-    Reservation register(final Reservation r)
-    {
-        queue.register(r);
-        return r;
-    }
-
-    void reserve(final Origin origin, final Reservation r, final long timeNs)
+    void reserve(final Origin origin, final Reservation r, final long timeNs, final EventHandler handler)
     {
         if (r.origin() != origin)
         {
@@ -287,31 +284,99 @@ public final class Kernel
         {
             throw new QsnetException("reservation of " + origin + " already holds an event at " + r.timeNs + " ns");
         }
-        final Runnable hook = origin.beforeScheduling;
-        if (hook != null)
-        {
-            hook.run();
-        }
+        origin.catchUp();
         r.timeNs = timeNs;
         r.seq = origin.nextSeq();
         r.tie = queue.reserveTie(origin.id());
+        r.handler = handler;
         r.held = true;
+        origin.addHeld(r);
+        queue.hold(r);
+        if (!origin.reserving)
+        {
+            origin.reserving = true;
+            reserving.add(origin);
+        }
     }
 
-    void scheduleReserved(final Reservation r, final EventHandler handler)
+    void scheduleReserved(final Reservation r)
     {
         if (ordersBeforeCurrent(r.timeNs, r.tie))
         {
             throw new QsnetException("reserved event at " + r.timeNs + " ns of " + r.origin()
-                + " orders before the event running (" + nowNs + " ns): take it instead of scheduling it");
+                + " orders before the event running (" + nowNs + " ns): take it (Origin.catchUp) instead of scheduling it");
         }
-        queue.addReserved(r.timeNs, r.tie, r.seq, handler);
+        release(r);
+        queue.addReserved(r.timeNs, r.tie, r.seq, r.handler);
     }
 
-    /** Whether an event keyed {@code (timeNs, tie)} orders before the event being dispatched. */
+    private void release(final Reservation r)
+    {
+        r.held = false;
+        r.origin().removeHeld(r);
+        queue.unhold(r);
+    }
+
+    /**
+     * Whether an event keyed {@code (timeNs, tie)} orders before what runs now: the event being
+     * dispatched, or a process's code at its clock (after every event of its instant whose origin
+     * orders before it: the fast path's rule).
+     */
     boolean ordersBeforeCurrent(final long timeNs, final long tie)
     {
+        if (!inEvent && current != null)
+        {
+            final long clock = current.clockNs;
+            return timeNs < clock || timeNs == clock && (int)(tie >>> 32) < current.origin().id();
+        }
         return timeNs < nowNs || timeNs == nowNs && tie < queue.polledTie;
+    }
+
+    /**
+     * Takes {@code origin}'s reserved events in key order: those ordering before what runs now, or
+     * (at the end of a run) every one due by {@code limitNs}.
+     *
+     * @return whether any was taken.
+     */
+    boolean catchUp(final Origin origin, final boolean toLimit, final long limitNs)
+    {
+        boolean took = false;
+        origin.catchingUp = true;
+        try
+        {
+            while (origin.heldCount > 0)
+            {
+                final Reservation r = origin.firstHeld();
+                if (toLimit ? r.timeNs > limitNs : !ordersBeforeCurrent(r.timeNs, r.tie))
+                {
+                    break;
+                }
+                release(r);
+                traceTaken(r.timeNs, origin.id(), r.seq);
+                took = true;
+                r.handler.onEvent(r.timeNs);
+            }
+        }
+        finally
+        {
+            origin.catchingUp = false;
+        }
+        return took;
+    }
+
+    /** At the end of a run: every reserved event due by the limit is taken (it would have run). */
+    private boolean catchUpAll(final long limitNs)
+    {
+        boolean took = false;
+        for (int i = 0; i < reserving.size(); i++)
+        {
+            final Origin o = reserving.get(i);
+            if (o.heldCount > 0)
+            {
+                took |= catchUp(o, true, limitNs);
+            }
+        }
+        return took;
     }
 
     void traceTaken(final long timeNs, final int origin, final long seq)
@@ -557,6 +622,7 @@ public final class Kernel
                 r.process.clockNs = timeNs;
                 return r.process;
             }
+            inEvent = true;
             try
             {
                 handler.onEvent(timeNs);
@@ -566,8 +632,39 @@ public final class Kernel
                 abortCause = new SimulationException("event " + q.polledSeq + " of origin " + q.polledOrigin + " at " + timeNs
                     + " ns failed: " + t, t);
             }
+            finally
+            {
+                inEvent = false;
+            }
+        }
+        if (abortCause == null && !stopRequested && !reserving.isEmpty())
+        {
+            endOfRunCatchUp();
+            if (!q.isEmpty() && q.peekTimeNs() <= limitNs)
+            {
+                throw new IllegalStateException("a reserved event taken at the end of a run scheduled an event due by "
+                    + limitNs + " ns");
+            }
         }
         return null;
+    }
+
+    /** Nothing else is due by the limit: the reserved events due by then would have run. */
+    private void endOfRunCatchUp()
+    {
+        inEvent = true;
+        try
+        {
+            catchUpAll(limitNs);
+        }
+        catch (final Throwable t)
+        {
+            abortCause = new SimulationException("a reserved event due by " + limitNs + " ns failed: " + t, t);
+        }
+        finally
+        {
+            inEvent = false;
+        }
     }
 
     /**

@@ -11,8 +11,6 @@ public final class Origin
     private final int id;
     private final String name;
     private long nextSeq;
-    /** Run before this origin schedules or reserves anything: see {@link #beforeScheduling}. */
-    Runnable beforeScheduling;
 
     Origin(final Kernel kernel, final int id, final String name)
     {
@@ -81,32 +79,75 @@ public final class Origin
      */
     public Reservation newReservation()
     {
-        return kernel.register(new Reservation(kernel, this));
+        return new Reservation(kernel, this);
     }
 
     /**
-     * Reserves the key of an event of this origin at {@code timeNs}, exactly as
-     * {@link #schedule(long, EventHandler)} would give it, without putting the event in the queue.
+     * Reserves the key an event of this origin at {@code timeNs} would get from
+     * {@link #schedule(long, EventHandler)} now, without putting it in the queue.
      *
-     * @param r      a reservation of this origin holding nothing.
-     * @param timeNs absolute simulated time; it may be before now only while the owner catches up
-     *               with its own reserved events.
+     * @param r       a reservation of this origin holding nothing.
+     * @param timeNs  absolute simulated time, not before the event running.
+     * @param handler what the event does when it is taken or scheduled.
      */
-    public void reserve(final Reservation r, final long timeNs)
+    public void reserve(final Reservation r, final long timeNs, final EventHandler handler)
     {
-        kernel.reserve(this, r, timeNs);
+        kernel.reserve(this, r, timeNs, handler);
     }
 
     /**
-     * Sets what runs before this origin schedules or reserves an event: the owner of reserved
-     * events takes the ones due before the event running, so that the sequence numbers they
-     * reserve come before those of what is scheduled now. Null for none.
-     *
-     * @param hook the catch-up, or null.
+     * Takes, in key order, this origin's reserved events that order before the event running
+     * (from a process: before its clock), and runs them. Owners call it before reading the state
+     * those events change.
      */
-    public void beforeScheduling(final Runnable hook)
+    public void catchUp()
     {
-        this.beforeScheduling = hook;
+        if (heldCount > 0 && !catchingUp)
+        {
+            kernel.catchUp(this, false, 0);
+        }
+    }
+
+    // ---- held reservations, few at a time (a source's next message, its packets' EOPs)
+    Reservation[] held = new Reservation[4];
+    int heldCount;
+    boolean catchingUp;
+    /** Whether this origin is in the kernel's list of origins that reserve. */
+    boolean reserving;
+
+    void addHeld(final Reservation r)
+    {
+        if (heldCount == held.length)
+        {
+            held = java.util.Arrays.copyOf(held, heldCount * 2);
+        }
+        r.originIndex = heldCount;
+        held[heldCount++] = r;
+    }
+
+    void removeHeld(final Reservation r)
+    {
+        final int i = r.originIndex;
+        final Reservation last = held[--heldCount];
+        held[i] = last;
+        last.originIndex = i;
+        held[heldCount] = null;
+        r.originIndex = -1;
+    }
+
+    /** The held reservation with the least key. */
+    Reservation firstHeld()
+    {
+        Reservation best = held[0];
+        for (int i = 1; i < heldCount; i++)
+        {
+            final Reservation r = held[i];
+            if (r.timeNs < best.timeNs || r.timeNs == best.timeNs && r.tie < best.tie)
+            {
+                best = r;
+            }
+        }
+        return best;
     }
 
     long nextSeq()

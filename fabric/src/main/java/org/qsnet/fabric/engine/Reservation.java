@@ -2,21 +2,21 @@ package org.qsnet.fabric.engine;
 
 /**
  * A place in the event order kept for one event of an origin that runs only if something needs
- * it: an event whose effect is on state its owner alone reads (a traffic source's next message,
- * which only joins the source's queue while the source is busy). Instead of putting the event in
- * the queue, its owner reserves its key {@code (time, origin, originSeq)} exactly when it would
- * have scheduled it ({@link Origin#reserve}), so the origin's sequence numbers, and hence the order
- * of every other event, are what they would have been. Before the owner reads that state in an
- * event, it takes every reserved event that orders before the event running
- * ({@link #precedesCurrentEvent()}, then {@link #take()}) and does its work; when something else
- * may need the event, the owner puts it in the queue at its reserved key ({@link #schedule}).
- * Either way the event's effect lands at its place in the order, and {@link Kernel#traceSum()}
- * counts a taken event as if it had been dispatched: a run with reservations has the event
- * digest of the same run without them.
+ * it: an event whose effect is on state only its owner reads (a busy traffic source's next
+ * message, which only joins the source's queue; the EOP freeing a channel no header waits for).
+ * Instead of putting the event in the queue, its owner reserves its key {@code (time, origin,
+ * originSeq)} exactly when it would have scheduled it ({@link Origin#reserve}), so the origin's
+ * sequence numbers, and hence the order of every other event, are what they would have been.
  *
- * <p>The owner must also take due reserved events before its origin schedules anything else (an
- * origin's sequence numbers follow its scheduling order): {@link Origin#beforeScheduling}. A
- * reservation object is reused; it holds at most one event at a time.
+ * <p>Before reading the state such an event changes, its owner calls {@link Origin#catchUp()}:
+ * the origin's reserved events that order before the event running are taken, in key order, and
+ * their handlers run there (with their own time). The kernel does the same before the origin
+ * schedules or reserves anything (its sequence numbers follow its scheduling order) and at the end
+ * of every {@link Kernel#runUntil} (every event due by then has run). When something else may need
+ * the event, its owner puts it in the queue at its reserved key ({@link #schedule()}). Either way
+ * the event's work lands at its place in the order, and {@link Kernel#traceSum()} counts a taken
+ * event as a dispatched one: a run with reservations has the event digest of the same run without.
+ * A reservation object is reusable; it holds at most one event at a time.
  */
 public final class Reservation
 {
@@ -27,6 +27,10 @@ public final class Reservation
     long tie;
     long seq;
     boolean held;
+    EventHandler handler;
+    /** Index in the queue's list of held reservations, and in the origin's. */
+    int queueIndex = -1;
+    int originIndex = -1;
 
     Reservation(final Kernel kernel, final Origin origin)
     {
@@ -51,46 +55,16 @@ public final class Reservation
     }
 
     /**
-     * @return whether an event is held and orders before the event being dispatched (call from an
-     * event's handler).
+     * Puts the held event in the queue at its reserved key, with the handler it was reserved with.
+     * It must order after the event running (take it with {@link Origin#catchUp()} first).
      */
-    public boolean precedesCurrentEvent()
-    {
-        return held && kernel.ordersBeforeCurrent(timeNs, tie);
-    }
-
-    /**
-     * Takes the held event: its owner does its work now, at its place in the order. It is counted
-     * in the event digest as a dispatched event.
-     *
-     * @return the event's time.
-     */
-    public long take()
-    {
-        requireHeld();
-        held = false;
-        kernel.traceTaken(timeNs, origin.id(), seq);
-        return timeNs;
-    }
-
-    /**
-     * Puts the held event in the queue at its reserved key.
-     *
-     * @param handler what to run.
-     */
-    public void schedule(final EventHandler handler)
-    {
-        requireHeld();
-        kernel.scheduleReserved(this, handler);
-        held = false;
-    }
-
-    private void requireHeld()
+    public void schedule()
     {
         if (!held)
         {
             throw new IllegalStateException("no event reserved on " + origin);
         }
+        kernel.scheduleReserved(this);
     }
 
     Origin origin()

@@ -20,36 +20,65 @@ class ReservationTest
         final Origin b = k.origin(2, "b");
         final List<String> order = new ArrayList<>();
         final Reservation r = a.newReservation();
-        a.reserve(r, 10);
+        a.reserve(r, 10, t -> order.add("reserved"));
         a.schedule(10, t -> order.add("x"));
         b.schedule(10, t -> order.add("y"));
         // scheduled after x, but reserved before it: it runs first, as it would have if scheduled then
-        r.schedule(t -> order.add("reserved"));
+        r.schedule();
         k.run();
         assertEquals(List.of("reserved", "x", "y"), order);
         assertFalse(r.held());
     }
 
     @Test
-    void shouldTellWhetherTheReservedEventOrdersBeforeTheEventRunning()
+    void shouldTakeInKeyOrderTheReservedEventsThatOrderBeforeTheEventRunning()
     {
         final Kernel k = new Kernel();
         final Origin low = k.origin(0, "low");
         final Origin a = k.origin(1, "a");
         final Origin high = k.origin(2, "high");
-        final Reservation r = a.newReservation();
         final List<String> seen = new ArrayList<>();
-        a.reserve(r, 5);
-        low.schedule(5, t -> seen.add("low " + r.precedesCurrentEvent()));
-        low.schedule(4, t -> seen.add("early " + r.precedesCurrentEvent()));
+        final Reservation r1 = a.newReservation();
+        final Reservation r2 = a.newReservation();
+        final Reservation r3 = a.newReservation();
+        a.reserve(r2, 5, t -> seen.add("r2 at " + t));
+        a.reserve(r1, 3, t -> seen.add("r1 at " + t));
+        a.reserve(r3, 6, t -> seen.add("r3 at " + t));
+        low.schedule(5, t ->
+        {
+            a.catchUp();
+            seen.add("low at 5");
+        });
         high.schedule(5, t ->
         {
-            seen.add("high " + r.precedesCurrentEvent());
-            seen.add("took " + r.take());
-            seen.add("after " + r.precedesCurrentEvent());
+            a.catchUp();
+            seen.add("high at 5");
         });
+        k.runUntil(5);
+        // r1 orders before low's event; r2 (origin 1 at 5) after it and before high's; r3 is due later
+        assertEquals(List.of("r1 at 3", "low at 5", "r2 at 5", "high at 5"), seen);
+        assertTrue(r3.held());
+        k.runUntil(6);
+        assertEquals("r3 at 6", seen.get(seen.size() - 1), "taken at the end of the run that reaches its time");
+        assertFalse(r3.held());
+    }
+
+    @Test
+    void shouldTakeDueReservedEventsBeforeItsOriginSchedulesAnything()
+    {
+        final Kernel k = new Kernel();
+        final Origin a = k.origin(1, "a");
+        final Origin b = k.origin(2, "b");
+        final List<String> order = new ArrayList<>();
+        final Reservation r = a.newReservation();
+        final Reservation next = a.newReservation();
+        // the reserved event reserves its successor, as a chain of events would schedule it
+        a.reserve(r, 4, t -> a.reserve(next, 10, u -> order.add("next")));
+        b.schedule(6, t -> a.schedule(10, u -> order.add("scheduled at 6")));
+        b.schedule(7, t -> next.schedule());
         k.run();
-        assertEquals(List.of("early false", "low false", "high true", "took 5", "after false"), seen);
+        // the successor was reserved at 4, before a's event scheduled at 6: it runs first at 10
+        assertEquals(List.of("next", "scheduled at 6"), order);
     }
 
     @Test
@@ -62,17 +91,17 @@ class ReservationTest
         assertEquals(dispatched[2] - 1, taken[2], "one event fewer dispatched");
     }
 
-    private static long[] run(final boolean take)
+    private static long[] run(final boolean reserve)
     {
         final Kernel k = new Kernel();
         final Origin a = k.origin(1, "a");
         final Origin b = k.origin(2, "b");
         final Reservation r = a.newReservation();
         a.schedule(3, t -> { });
-        if (take)
+        if (reserve)
         {
-            a.reserve(r, 7);
-            b.schedule(9, t -> r.take());
+            a.reserve(r, 7, t -> { });
+            b.schedule(9, t -> a.catchUp());
         }
         else
         {
@@ -93,11 +122,11 @@ class ReservationTest
         final Reservation r = a.newReservation();
         k.setNextRankForTest((1L << 32) - 2);
         a.schedule(10, t -> order.add("first"));
-        a.reserve(r, 10);
+        a.reserve(r, 10, t -> order.add("second"));
         // the rank limit is reached here: pending ranks and the held one are renumbered
         a.schedule(10, t -> order.add("third"));
         a.schedule(10, t -> order.add("fourth"));
-        r.schedule(t -> order.add("second"));
+        r.schedule();
         k.run();
         assertEquals(List.of("first", "second", "third", "fourth"), order);
     }
@@ -110,11 +139,10 @@ class ReservationTest
         final Origin b = k.origin(2, "b");
         final Reservation r = a.newReservation();
         final List<Throwable> caught = new ArrayList<>();
-        a.reserve(r, 5);
-        b.schedule(6, t -> caught.add(assertThrows(RuntimeException.class, () -> r.schedule(x -> { }))));
-        k.run();
+        a.reserve(r, 5, t -> { });
+        b.schedule(6, t -> caught.add(assertThrows(RuntimeException.class, r::schedule)));
+        k.runUntil(6);
         assertEquals(1, caught.size());
-        assertTrue(caught.get(0).getMessage().contains("take it instead"), caught.get(0).getMessage());
-        assertTrue(r.held(), "the refused event is still held, to be taken");
+        assertTrue(caught.get(0).getMessage().contains("take it"), caught.get(0).getMessage());
     }
 }
