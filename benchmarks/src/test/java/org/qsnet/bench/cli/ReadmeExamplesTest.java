@@ -287,4 +287,51 @@ class ReadmeExamplesTest
         assertEquals("0", r[0], r[2]);
         assertTrue(r[1].lines().anyMatch(m.group(2)::equals), "prints '" + m.group(2) + "':\n" + r[1]);
     }
+
+    @Test
+    void shouldPrintThePingTableAndTheHotSpotTableTheReadmeShows() throws Exception
+    {
+        final String readme = readme();
+        final String[] one = Captured.run(QsnetCommand::execute, "ping");
+        final String[] both = Captured.run(QsnetCommand::execute, "ping", "--bidirectional");
+        assertEquals("0", one[0], one[2]);
+        assertEquals("0", both[0], both[2]);
+        // | bytes | latency us | MB/s | both ways: latency us | MB/s per direction |
+        final Matcher row = Pattern.compile("(?m)^\\| (\\d+) \\| ([\\d.]+) \\| ([\\d.]+|—) \\| ([\\d.]+) \\| ([\\d.]+|—) \\|$")
+            .matcher(readme);
+        int rows = 0;
+        while (row.find())
+        {
+            rows++;
+            final String b = row.group(1);
+            // the per-size lines are its progress, on the standard error
+            assertTrue((one[1] + one[2]).lines().anyMatch((b + " B: " + row.group(2) + " us, " + mbs(row.group(3)) + " MB/s")::equals),
+                "ping, " + b + " B as the README's table: " + row.group() + "\n" + one[1]);
+            assertTrue((both[1] + both[2]).lines().anyMatch((b + " B: " + row.group(4) + " us, " + mbs(row.group(5)) + " MB/s")::equals),
+                "ping --bidirectional, " + b + " B as the README's table: " + row.group() + "\n" + both[1]);
+        }
+        assertEquals(7, rows, "the README's ping table has seven sizes");
+        final String[] hotspot = Captured.run(QsnetCommand::execute, "hotspot");
+        assertEquals("0", hotspot[0], hotspot[2]);
+        assertShownInOrder("nodes     op  aggregate_MB/s", "./qsnet hotspot", hotspot[1]);
+        // the figures the README quotes beside them
+        final Matcher elanPing = Pattern.compile("16 KB: [\\d.]+ µs, against ([\\d.]+) µs of half round trip from the ported "
+            + "ElanPing\\s+\\(`\\./prun (-n 2 -t org\\.qsnet\\.bench\\.examples\\.ElanPing 16384 20)`\\)").matcher(readme);
+        assertTrue(elanPing.find(), "the README quotes ElanPing at 16 KB");
+        final String[] ping16k = Captured.run(PrunCommand::execute, elanPing.group(2).split(" "));
+        assertTrue(ping16k[1].contains("16384 bytes: " + elanPing.group(1)), ping16k[1]);
+        final Matcher pci = Pattern.compile("`\\./qsnet (ping --profile alpha-es40 --set pciMHz=66 --src\\s+main --dst main --sizes 1048576)` "
+            + "gives (\\d+\\.\\d+) MB/s where the 33 MHz bus gives (\\d+\\.\\d+)").matcher(readme);
+        assertTrue(pci.find(), "the README quotes the PCI override");
+        final String[] fast = Captured.run(QsnetCommand::execute, pci.group(1).split("\\s+"));
+        assertTrue((fast[1] + fast[2]).contains(" us, " + pci.group(2) + " MB/s"), fast[1] + fast[2]);
+        final String[] slow = Captured.run(QsnetCommand::execute, "ping", "--profile", "alpha-es40", "--src", "main", "--dst",
+            "main", "--sizes", "1048576");
+        assertTrue((slow[1] + slow[2]).contains(" us, " + pci.group(3) + " MB/s"), slow[1] + slow[2]);
+    }
+
+    private static String mbs(final String cell)
+    {
+        return "—".equals(cell) ? "0.0" : cell;
+    }
 }
