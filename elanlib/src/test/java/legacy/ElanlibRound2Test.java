@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,5 +63,11 @@ class ElanlibRound2Test
     void shouldReadRemoteMemoryIntactEvenWithLinkErrors(final int procs, final int nodes, final double crc)
     {
         run(crc == 0 ? PlatformProfile.pentium3He() : lossy(crc), procs, nodes, "get");
+    }
+
+    @Test
+    void shouldRefuseBadArgumentsNamingThem()
+    {
+        System.err.println(run(PlatformProfile.pentium3He(), 3, 2, "bad-arguments"));
     }
 }
