@@ -171,6 +171,9 @@ public final class Tport
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
         QsnetException.require((flags & ~TX_SYNC) == 0, "flags", "0x" + Integer.toHexString(flags),
             "may only contain ELAN_TPORT_TXSYNC");
+        // checked here for every path (the shared-memory one read it later, naming only a host address)
+        QsnetException.require(len == 0 || ctx.addressable(buf, len), "buf", "0x" + Long.toHexString(buf),
+            "must be this process's Elan-mapped memory for the " + len + "-byte message");
         final boolean sync = (flags & TX_SYNC) != 0;
         final Tport local = shm.peer(destVp);
         if (local != null && shm.carries(len) && !shm.nicAhead(destVp))
