@@ -616,6 +616,7 @@ public class Comm implements Freeable, Cloneable
         throws MPIException
     {
         final CommState c = state();
+        persistentArgs(c, "sendInit", buf, count, type, dest, tag, false);
         return new Prequest(c, () -> c.send("sendInit", buf, 0, count, type, dest, tag, false));
     }
 
@@ -634,6 +635,7 @@ public class Comm implements Freeable, Cloneable
         final int tag) throws MPIException
     {
         final CommState c = state();
+        persistentArgs(c, "sSendInit", buf, count, type, dest, tag, false);
         return new Prequest(c, () -> c.send("sSendInit", buf, 0, count, type, dest, tag, true));
     }
 
@@ -652,6 +654,7 @@ public class Comm implements Freeable, Cloneable
         final int tag) throws MPIException
     {
         final CommState c = state();
+        persistentArgs(c, "bSendInit", buf, count, type, dest, tag, false);
         return new Prequest(c, () -> bsend("bSendInit", buf, count, type, dest, tag));
     }
 
@@ -687,7 +690,24 @@ public class Comm implements Freeable, Cloneable
         final int tag) throws MPIException
     {
         final CommState c = state();
+        persistentArgs(c, "recvInit", buf, count, type, source, tag, true);
         return new Prequest(c, () -> c.recv("recvInit", buf, 0, count, type, source, tag));
+    }
+
+    /**
+     * A persistent request's arguments are checked when it is created, as {@code MPI_SEND_INIT} and
+     * {@code MPI_RECV_INIT} check them (not at its first start).
+     */
+    private static void persistentArgs(final CommState c, final String what, final Object buf, final int count,
+        final Datatype type, final int peer, final int tag, final boolean receive) throws MPIException
+    {
+        guard(c, () ->
+        {
+            type.check(what, "buf", buf, count);
+            c.checkPeer(what, receive ? "source" : "dest", peer, receive);
+            CommState.checkTag(what, tag, receive);
+            return null;
+        });
     }
 
     /**

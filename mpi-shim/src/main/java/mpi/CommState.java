@@ -241,7 +241,7 @@ final class CommState
         final Request r = new Request(this);
         if (source == MPI.PROC_NULL)
         {
-            r.status = Status.empty();
+            r.status = Status.procNull();
             r.received = new byte[0];
             return r;
         }
@@ -295,7 +295,7 @@ final class CommState
         rank.enter();
         if (source == MPI.PROC_NULL)
         {
-            return Status.empty();
+            return Status.procNull();
         }
         final int sm = source == MPI.ANY_SOURCE ? 0 : -1;
         final int ss = source == MPI.ANY_SOURCE ? 0 : peerVp(source);

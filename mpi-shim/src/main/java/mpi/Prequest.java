@@ -14,6 +14,8 @@ public final class Prequest extends Request
     }
 
     private final Starter starter;
+    /** Started and its completion not yet reported by a wait or test (MPI's "active"). */
+    private boolean active;
 
     Prequest(final CommState comm, final Starter starter)
     {
@@ -43,6 +45,25 @@ public final class Prequest extends Request
         status = r.status;
         failure = null;
         consumed = false;
+        active = true;
+    }
+
+    @Override
+    boolean inactivePersistent()
+    {
+        return !active;
+    }
+
+    /** An inactive request was cancelled: it completes (cancelled) at its next wait or test. */
+    void cancelledWhileInactive()
+    {
+        active = true;
+    }
+
+    @Override
+    void reported()
+    {
+        active = false;
     }
 
     /**

@@ -215,9 +215,11 @@ public class Request implements Freeable
             }
             return;
         }
-        if (!pending() && status == null && this instanceof Prequest)
+        if (!pending() && status == null && this instanceof Prequest p)
         {
             status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, true, 0);
+            // the next wait or test reports the cancellation (then the request is inactive again)
+            p.cancelledWhileInactive();
         }
     }
 
@@ -244,11 +246,19 @@ public class Request implements Freeable
      */
     public final Status waitStatus() throws MPIException
     {
-        if (isNull())
+        if (isNull() || inactivePersistent())
         {
+            // MPI: a wait on a null or inactive request returns an empty status at once
             return Status.empty();
         }
-        return Comm.guard(comm, () -> block());
+        try
+        {
+            return Comm.guard(comm, () -> block());
+        }
+        finally
+        {
+            reported();
+        }
     }
 
     /**
@@ -269,11 +279,30 @@ public class Request implements Freeable
      */
     public final Status testStatus() throws MPIException
     {
-        if (isNull())
+        if (isNull() || inactivePersistent())
         {
             return Status.empty();
         }
-        return Comm.guard(comm, () -> poll() ? block() : null);
+        final boolean[] done = {false};
+        try
+        {
+            return Comm.guard(comm, () ->
+            {
+                if (!poll())
+                {
+                    return null;
+                }
+                done[0] = true;
+                return block();
+            });
+        }
+        finally
+        {
+            if (done[0])
+            {
+                reported();
+            }
+        }
     }
 
     /**
@@ -285,7 +314,7 @@ public class Request implements Freeable
      */
     public final Status getStatus() throws MPIException
     {
-        if (isNull())
+        if (isNull() || inactivePersistent())
         {
             return Status.empty();
         }
@@ -305,9 +334,21 @@ public class Request implements Freeable
 
     // ------------------------------------------------------------------ arrays of requests
 
+    /** Null, freed, or a persistent request not started since its last completion was reported: ignored by the array calls. */
     private static boolean inactive(final Request r)
     {
-        return r == null || r.isNull();
+        return r == null || r.isNull() || r.inactivePersistent();
+    }
+
+    /** Whether this is a persistent request with no operation started since its last completion was reported. */
+    boolean inactivePersistent()
+    {
+        return false;
+    }
+
+    /** A wait or test has reported this request's completion (a persistent request becomes inactive). */
+    void reported()
+    {
     }
 
     /**

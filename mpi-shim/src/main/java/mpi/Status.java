@@ -21,8 +21,17 @@ public final class Status
         this.bytes = bytes;
     }
 
-    /** The status of a call that did nothing ({@code MPI_PROC_NULL} or an inactive request). */
+    /**
+     * MPI's empty status (what a wait on a null or inactive request returns): source
+     * {@link MPI#ANY_SOURCE}, tag {@link MPI#ANY_TAG}, count 0.
+     */
     static Status empty()
+    {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, false, 0);
+    }
+
+    /** The status of a receive or probe from {@link MPI#PROC_NULL}: that source, tag {@link MPI#ANY_TAG}, count 0. */
+    static Status procNull()
     {
         return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, false, 0);
     }

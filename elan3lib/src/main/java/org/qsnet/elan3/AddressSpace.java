@@ -189,6 +189,21 @@ final class AddressSpace
         return (kind == Mmu.Kind.SDRAM ? Elan3.HOST_SDRAM_BASE : Elan3.HOST_MAIN_BASE) + Mmu.offset(t);
     }
 
+    /**
+     * Checks that {@code [sdram, sdram + size)} lies in this context's SDRAM (its Elan heap): the
+     * host's programmed I/O reaches only the SDRAM mapped for its context, never another
+     * process's events, descriptors or queues on the node.
+     */
+    void checkSdram(final String what, final long sdram, final long size)
+    {
+        if (sdram < elanSdramBase || size < 0 || sdram + size > elanSdramBase + elanHeap.size())
+        {
+            throw new QsnetException(what + ": SDRAM handle 0x" + Long.toHexString(sdram) + " (" + size
+                + " bytes) is outside this context's SDRAM 0x" + Long.toHexString(elanSdramBase) + "..0x"
+                + Long.toHexString(elanSdramBase + elanHeap.size()) + " (from elan3_allocElan)");
+        }
+    }
+
     /** {@code elan3_sdram2elan}. */
     long sdram2elan(final long sdram)
     {

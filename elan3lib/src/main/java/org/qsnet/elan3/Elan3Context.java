@@ -760,6 +760,7 @@ public final class Elan3Context
     public void write32Sdram(final long sdram, final int value)
     {
         live();
+        memory.checkSdram("elan3_write32_sdram", sdram, 4);
         charge(profile.pioWriteNs());
         nic.sdram().putInt(sdram, value);
     }
@@ -773,6 +774,7 @@ public final class Elan3Context
     public int read32Sdram(final long sdram)
     {
         live();
+        memory.checkSdram("elan3_read32_sdram", sdram, 4);
         charge(profile.pioReadNs());
         return nic.sdram().getInt(sdram);
     }
@@ -804,6 +806,7 @@ public final class Elan3Context
     private void blkcopy(final long hostSrc, final long sdram, final int size)
     {
         live();
+        memory.checkSdram(size == 32 ? "elan3_copy32_to_sdram" : "elan3_blkcopy64_to_sdram", sdram, size);
         charge((size / 4) * profile.pioWriteNs());
         final byte[] b = new byte[size];
         raw.read(hostSrc, b, 0, size);
@@ -819,6 +822,7 @@ public final class Elan3Context
     public void zeroByteSdram(final long sdram, final int size)
     {
         live();
+        memory.checkSdram("elan3_zero_byte_sdram", sdram, size);
         charge(((size + 3) / 4) * profile.pioWriteNs());
         nic.sdram().zero(sdram, size);
     }
@@ -910,10 +914,11 @@ public final class Elan3Context
      * {@code elan3_primeevent}: the event fires after {@code count} sets.
      *
      * @param ev    the event.
-     * @param count sets needed.
+     * @param count sets needed, at least 0.
      */
     public void primeevent(final long ev, final int count)
     {
+        QsnetException.require(count >= 0, "count", count, "must be at least 0 (the sets the event waits for)");
         eventVa(ev);
         charge(profile.pioWriteNs());
         nic.sdram().putInt(ev + E3.EV_COUNT, count);
@@ -1321,7 +1326,8 @@ public final class Elan3Context
         }
         catch (final QsnetException e)
         {
-            return -1;
+            // the hardware's reason (a VP range out of order or outside the VPs, a hole, nodes not contiguous)
+            return process.fail(Elan3lib.EINVAL, "elan3_addbcastvp: " + e.getMessage());
         }
     }
 

@@ -796,15 +796,15 @@ public final class Elan3lib
      * {@code elan3_addbcastvp}.
      *
      * @see Elan3Context#addBcastVp(int, int, int)
-     * @return 0 on success, -1 (errno EINVAL) when the VPs are not on contiguous nodes.
+     * @return 0 on success, -1 (errno EINVAL, the reason naming the VPs) when the range is out of order, outside
+     *         the VPs, has a hole or spans nodes that are not contiguous.
      */
     public static int elan3_addbcastvp(final Elan3Context ctx, final int bcastVp, final int lowVp, final int highVp)
     {
         try
         {
-            final int r = ctx.addBcastVp(bcastVp, lowVp, highVp);
-            return r < 0 ? ElanProcess.current().fail(EINVAL, "broadcast VP " + bcastVp + " cannot stand for VPs " + lowVp
-                + ".." + highVp + ": they are not on contiguous nodes") : r;
+            // on failure the context has set errno (EINVAL) and the hardware's reason
+            return ctx.addBcastVp(bcastVp, lowVp, highVp);
         }
         catch (final QsnetException e)
         {

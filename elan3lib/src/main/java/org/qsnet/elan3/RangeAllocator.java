@@ -55,8 +55,10 @@ public final class RangeAllocator
     public long alloc(final long alignArg, final long length)
     {
         QsnetException.require(length > 0, "size", length, "must be positive");
+        // checked before the floor of 8: an alignment of 3 is refused, not served as 8
+        QsnetException.require(alignArg == 0 || alignArg > 0 && Long.bitCount(alignArg) == 1, "align", alignArg,
+            "must be 0 or a power of two");
         final long align = Math.max(8, alignArg);
-        QsnetException.require(Long.bitCount(align) == 1, "align", alignArg, "must be 0 or a power of two");
         for (final Map.Entry<Long, Long> e : free.entrySet())
         {
             final long start = (e.getKey() + align - 1) & -align;

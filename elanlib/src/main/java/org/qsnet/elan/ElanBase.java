@@ -436,6 +436,18 @@ public final class ElanBase
         return e;
     }
 
+    /** A block of the collective Elan heap (SDRAM handle), at the same address on every member. */
+    long gallocElanBlock(final int align, final long size)
+    {
+        final long s = symmetricElan.alloc(align, size);
+        if (s < 0)
+        {
+            throw new QsnetException("the collective Elan heap (" + symmetricElan.size() + " bytes) is exhausted: "
+                + size + " bytes asked");
+        }
+        return s;
+    }
+
     long galloc(final int align, final long size)
     {
         final long a = symmetric.alloc(align, size);
@@ -492,7 +504,7 @@ public final class ElanBase
     public ElanQueue allocQueue()
     {
         live();
-        return new ElanQueue(this);
+        return new ElanQueue(this, false);
     }
 
     /**
@@ -695,6 +707,21 @@ public final class ElanBase
     }
 
     /**
+     * {@code elan_gallocQueue} without its barrier: a queue whose header comes from the collective
+     * Elan heap, so at the same Elan address on every process that makes the same sequence of
+     * collective allocations. For start-up code that every process of the job runs at the same point
+     * (a Tport made right after {@code elan_baseInit}); senders find the queue there, and it stays
+     * locked (senders retry) until its owner opens it.
+     *
+     * @return the queue.
+     */
+    public ElanQueue gallocQueueUnsynchronised()
+    {
+        live();
+        return new ElanQueue(this, true);
+    }
+
+    /**
      * {@code elan_gallocQueue}: a queue at the same Elan address on every member (collective).
      *
      * @param group the group.
@@ -703,7 +730,9 @@ public final class ElanBase
     public ElanQueue gallocQueue(final ElanGroup group)
     {
         live();
-        final ElanQueue q = new ElanQueue(this);
+        // the header from the collective Elan heap: the process's own heap differs between members
+        // (the put slots a barrier used, what the program allocated itself)
+        final ElanQueue q = new ElanQueue(this, true);
         gsync(group);
         return q;
     }

@@ -33,12 +33,28 @@ public final class ElanQueue
     private final long doneBlock;
     private String claimedBy;
 
-    ElanQueue(final ElanBase base)
+    /**
+     * @param base       the process's base.
+     * @param collective whether the header comes from the collective Elan heap ({@code elan_gallocQueue}:
+     *                   the same address on every member whatever each allocated privately before) or from
+     *                   the process's own heap ({@code elan_allocQueue}).
+     */
+    ElanQueue(final ElanBase base, final boolean collective)
     {
         this.base = base;
         this.ctx = base.ctx();
         this.profile = base.profile();
-        this.header = ctx.allocElan(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
+        if (collective)
+        {
+            // the allocation is a library call, charged as elan3_allocElan charges it
+            ctx.owner().sim().chargeCompute();
+            ctx.owner().sim().advance(profile.hostCallNs());
+            this.header = base.gallocElanBlock(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
+        }
+        else
+        {
+            this.header = ctx.allocElan(Elan3.E3_QUEUE_ALIGN, Elan3.E3_QUEUE_SIZE);
+        }
         this.headerVa = ctx.sdram2elan(header);
         // its done pattern is written by elan3_initevent_main
         this.doneBlock = ctx.allocElan(E3.BLK_SIZE, E3.BLK_SIZE);

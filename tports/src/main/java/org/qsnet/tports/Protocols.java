@@ -207,7 +207,7 @@ final class Protocols
             nic.threadCopy(hw, 0, new byte[0], rx.wordVa(), 1, readyNs);
             return;
         }
-        if ((rx.flags & Tport.RX_BUF) != 0 && m.size > port.bigmsg)
+        if ((rx.flags & Tport.RX_BUF) != 0 && m.size > port.bigmsg && !rx.usePostedBuffer(m.size))
         {
             rx.error = "message of " + m.size + " bytes from VP " + m.sender + " exceeds the system buffers (bigmsg "
                 + port.bigmsg + ")";

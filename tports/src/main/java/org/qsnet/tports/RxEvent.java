@@ -19,6 +19,10 @@ public final class RxEvent extends WordEvent
     long buf;
     int len;
     private long systemBuffer;
+    /** An RX_BUF receive's posted buffer (Elan address, 0: none): where a message above the system buffer goes. */
+    private long postedVa;
+    /** A system buffer left unused (the message went to the posted buffer): freed when the receive is waited for. */
+    private long spareSystemBuffer;
     private long destinationVa;
     int sender;
     int tag;
@@ -50,6 +54,13 @@ public final class RxEvent extends WordEvent
         tag = 0;
         size = 0;
         dataAddr = 0;
+        postedVa = 0;
+        spareSystemBuffer = 0;
+        if (sysBuf != 0 && l > 0 && b != 0)
+        {
+            final long va = ctx.main2elan(b);
+            postedVa = va == Elan3.ELAN_BAD_ADDR ? 0 : va;
+        }
         final long host = sysBuf != 0 ? sysBuf : b;
         if ((f & Tport.RX_PROBE) == 0 && l + (sysBuf != 0 ? 1 : 0) > 0)
         {
@@ -84,6 +95,26 @@ public final class RxEvent extends WordEvent
     public boolean cancelled()
     {
         return cancelled;
+    }
+
+    /**
+     * An RX_BUF receive matched a message larger than its system buffer: the library receives it into
+     * the posted buffer when it fits there (ELAN_TPORT_RXBUF lets the library hand back its own buffer;
+     * it does not forbid the caller's), and {@code elan_tportRxWait} then returns that buffer.
+     *
+     * @param size the message's bytes.
+     * @return whether the posted buffer takes it (false: no posted buffer, or too small).
+     */
+    boolean usePostedBuffer(final int size)
+    {
+        if (systemBuffer == 0 || postedVa == 0 || size > len)
+        {
+            return false;
+        }
+        spareSystemBuffer = systemBuffer;
+        systemBuffer = 0;
+        destinationVa = postedVa;
+        return true;
     }
 
     long destination()
@@ -144,7 +175,18 @@ public final class RxEvent extends WordEvent
      */
     public Tport.RxResult rxWait()
     {
-        waitEvent(Elan3.ELAN_POLL_EVENT);
+        try
+        {
+            waitEvent(Elan3.ELAN_POLL_EVENT);
+        }
+        finally
+        {
+            if (spareSystemBuffer != 0)
+            {
+                port.bufFree(spareSystemBuffer);
+                spareSystemBuffer = 0;
+            }
+        }
         return new Tport.RxResult(sender, tag, size, (flags & Tport.RX_PROBE) != 0 ? 0 : dataAddr);
     }
 }

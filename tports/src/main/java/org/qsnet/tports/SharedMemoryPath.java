@@ -192,6 +192,12 @@ final class SharedMemoryPath
             rx.error = "message of " + m.size + " bytes from VP " + m.sender + " (tag " + m.tag
                 + ") does not fit the posted receive of " + rx.len + " bytes";
         }
+        else if ((rx.flags & Tport.RX_BUF) != 0 && m.size > port.bigmsg && !rx.usePostedBuffer(m.size))
+        {
+            // as through the NIC: the system buffer holds bigmsg bytes (copying more would overrun it)
+            rx.error = "message of " + m.size + " bytes from VP " + m.sender + " exceeds the system buffers (bigmsg "
+                + port.bigmsg + ")";
+        }
         rx.dataAddr = rx.destinationHost();
         m.rx = rx;
         // copy out what was spilled into the system buffer: what draining it from the FIFO costs

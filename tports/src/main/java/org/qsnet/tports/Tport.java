@@ -120,14 +120,17 @@ public final class Tport
     /**
      * A port with the base's tunables ({@code base.tport_nslots}, {@code tport_smallmsg},
      * {@code tport_bigmsg}, {@code waitType}, {@code retryCount}, {@code shm_fifodepth},
-     * {@code shm_fragsize}) on a queue of its own.
+     * {@code shm_fragsize}) on a queue from the collective Elan heap
+     * ({@link ElanBase#gallocQueueUnsynchronised()}): senders address a port's queue at the same Elan
+     * address on every process, so every process of the job calls this at the same point of its
+     * start-up (right after {@code elan_baseInit}, as {@code MPI.Init} does).
      *
      * @param base the base.
      * @return the port.
      */
     public static Tport init(final ElanBase base)
     {
-        return new Tport(base, base.allocQueue(), base.tport_nslots, base.tport_smallmsg, base.tport_bigmsg,
+        return new Tport(base, base.gallocQueueUnsynchronised(), base.tport_nslots, base.tport_smallmsg, base.tport_bigmsg,
             base.waitType, base.retryCount, base.shm_fifodepth, base.shm_fragsize);
     }
 
@@ -168,6 +171,9 @@ public final class Tport
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
         QsnetException.require((flags & ~TX_SYNC) == 0, "flags", "0x" + Integer.toHexString(flags),
             "may only contain ELAN_TPORT_TXSYNC");
+        // checked here for every path (the shared-memory one read it later, naming only a host address)
+        QsnetException.require(len == 0 || ctx.addressable(buf, len), "buf", "0x" + Long.toHexString(buf),
+            "must be this process's Elan-mapped memory for the " + len + "-byte message");
         final boolean sync = (flags & TX_SYNC) != 0;
         final Tport local = shm.peer(destVp);
         if (local != null && shm.carries(len) && !shm.nicAhead(destVp))
