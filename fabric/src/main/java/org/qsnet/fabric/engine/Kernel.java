@@ -57,7 +57,7 @@ public final class Kernel
     private boolean partitioned;
     /** Origins that have reserved events ({@link Reservation}). */
     private final List<Origin> reserving = new ArrayList<>();
-    /** Whether an event's handler runs (rather than a process's code or the driver). */
+    /** Whether the kernel dispatches events (rather than a process's code or the driver running). */
     private boolean inEvent;
 
     SimProcess current;
@@ -263,7 +263,7 @@ public final class Kernel
 
     void schedule(final Origin origin, final long timeNs, final EventHandler handler)
     {
-        if (origin.heldCount > 0)
+        if (origin.heldFirstNs <= nowNs)
         {
             origin.catchUp();
         }
@@ -330,6 +330,12 @@ public final class Kernel
             return timeNs < clock || timeNs == clock && (int)(tie >>> 32) < current.origin().id();
         }
         return timeNs < nowNs || timeNs == nowNs && tie < queue.polledTie;
+    }
+
+    /** The time of what runs now: a process's clock while its code runs, else the kernel's. */
+    long currentTimeNs()
+    {
+        return !inEvent && current != null ? current.clockNs : nowNs;
     }
 
     /**
@@ -593,6 +599,19 @@ public final class Kernel
      */
     SimProcess dispatch()
     {
+        inEvent = true;
+        try
+        {
+            return dispatchEvents();
+        }
+        finally
+        {
+            inEvent = false;
+        }
+    }
+
+    private SimProcess dispatchEvents()
+    {
         final EventQueue q = queue;
         while (abortCause == null && !stopRequested && !q.isEmpty() && q.peekTimeNs() <= limitNs)
         {
@@ -622,7 +641,6 @@ public final class Kernel
                 r.process.clockNs = timeNs;
                 return r.process;
             }
-            inEvent = true;
             try
             {
                 handler.onEvent(timeNs);
@@ -631,10 +649,6 @@ public final class Kernel
             {
                 abortCause = new SimulationException("event " + q.polledSeq + " of origin " + q.polledOrigin + " at " + timeNs
                     + " ns failed: " + t, t);
-            }
-            finally
-            {
-                inEvent = false;
             }
         }
         if (abortCause == null && !stopRequested && !reserving.isEmpty())
@@ -652,7 +666,6 @@ public final class Kernel
     /** Nothing else is due by the limit: the reserved events due by then would have run. */
     private void endOfRunCatchUp()
     {
-        inEvent = true;
         try
         {
             catchUpAll(limitNs);
@@ -660,10 +673,6 @@ public final class Kernel
         catch (final Throwable t)
         {
             abortCause = new SimulationException("a reserved event due by " + limitNs + " ns failed: " + t, t);
-        }
-        finally
-        {
-            inEvent = false;
         }
     }
 

@@ -102,7 +102,7 @@ public final class Origin
      */
     public void catchUp()
     {
-        if (heldCount > 0 && !catchingUp)
+        if (heldCount > 0 && !catchingUp && heldFirstNs <= kernel.currentTimeNs())
         {
             kernel.catchUp(this, false, 0);
         }
@@ -111,6 +111,8 @@ public final class Origin
     // ---- held reservations, few at a time (a source's next message, its packets' EOPs)
     Reservation[] held = new Reservation[4];
     int heldCount;
+    /** The earliest time among the held reservations ({@link Long#MAX_VALUE} when none): a cheap first test. */
+    long heldFirstNs = Long.MAX_VALUE;
     boolean catchingUp;
     /** Whether this origin is in the kernel's list of origins that reserve. */
     boolean reserving;
@@ -123,6 +125,7 @@ public final class Origin
         }
         r.originIndex = heldCount;
         held[heldCount++] = r;
+        heldFirstNs = Math.min(heldFirstNs, r.timeNs);
     }
 
     void removeHeld(final Reservation r)
@@ -133,6 +136,12 @@ public final class Origin
         last.originIndex = i;
         held[heldCount] = null;
         r.originIndex = -1;
+        long first = Long.MAX_VALUE;
+        for (int j = 0; j < heldCount; j++)
+        {
+            first = Math.min(first, held[j].timeNs);
+        }
+        heldFirstNs = first;
     }
 
     /** The held reservation with the least key. */
