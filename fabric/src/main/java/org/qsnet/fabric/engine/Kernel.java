@@ -58,7 +58,7 @@ public final class Kernel
     /** Origins that have reserved events ({@link Reservation}). */
     private final List<Origin> reserving = new ArrayList<>();
     /** Whether the kernel dispatches events (rather than a process's code or the driver running). */
-    private boolean inEvent;
+    private boolean dispatching;
 
     SimProcess current;
     private Thread driver;
@@ -140,9 +140,9 @@ public final class Kernel
      * result, is the same). The partitions of a distributed run own disjoint
      * sets of events, so the sum of their digests equals the digest of the same run in one JVM;
      * since events run in key order, equal key sets mean equal traces. Which origins this kernel
-     * owns is set by {@link #traceOnly(IntPredicate)} (all by default). A reserved event its owner
-     * took without dispatching it ({@link Reservation#take()}) is counted here as if dispatched, so
-     * the digest does not depend on which events were reserved.
+     * owns is set by {@link #traceOnly(IntPredicate)} (all by default). A reserved event taken
+     * without being dispatched ({@link Origin#catchUp()}) is counted here as if dispatched, so the
+     * digest does not depend on which events were reserved.
      *
      * @return the digest of the owned events processed so far.
      */
@@ -263,7 +263,7 @@ public final class Kernel
 
     void schedule(final Origin origin, final long timeNs, final EventHandler handler)
     {
-        if (origin.heldFirstNs <= nowNs)
+        if (origin.heldCount > 0)
         {
             origin.catchUp();
         }
@@ -324,7 +324,7 @@ public final class Kernel
      */
     boolean ordersBeforeCurrent(final long timeNs, final long tie)
     {
-        if (!inEvent && current != null)
+        if (!dispatching && current != null)
         {
             final long clock = current.clockNs;
             return timeNs < clock || timeNs == clock && (int)(tie >>> 32) < current.origin().id();
@@ -335,18 +335,15 @@ public final class Kernel
     /** The time of what runs now: a process's clock while its code runs, else the kernel's. */
     long currentTimeNs()
     {
-        return !inEvent && current != null ? current.clockNs : nowNs;
+        return !dispatching && current != null ? current.clockNs : nowNs;
     }
 
     /**
      * Takes {@code origin}'s reserved events in key order: those ordering before what runs now, or
      * (at the end of a run) every one due by {@code limitNs}.
-     *
-     * @return whether any was taken.
      */
-    boolean catchUp(final Origin origin, final boolean toLimit, final long limitNs)
+    void catchUp(final Origin origin, final boolean toLimit, final long limitNs)
     {
-        boolean took = false;
         origin.catchingUp = true;
         try
         {
@@ -359,7 +356,6 @@ public final class Kernel
                 }
                 release(r);
                 traceTaken(r.timeNs, origin.id(), r.seq);
-                took = true;
                 r.handler.onEvent(r.timeNs);
             }
         }
@@ -367,22 +363,6 @@ public final class Kernel
         {
             origin.catchingUp = false;
         }
-        return took;
-    }
-
-    /** At the end of a run: every reserved event due by the limit is taken (it would have run). */
-    private boolean catchUpAll(final long limitNs)
-    {
-        boolean took = false;
-        for (int i = 0; i < reserving.size(); i++)
-        {
-            final Origin o = reserving.get(i);
-            if (o.heldCount > 0)
-            {
-                took |= catchUp(o, true, limitNs);
-            }
-        }
-        return took;
     }
 
     void traceTaken(final long timeNs, final int origin, final long seq)
@@ -599,14 +579,14 @@ public final class Kernel
      */
     SimProcess dispatch()
     {
-        inEvent = true;
+        dispatching = true;
         try
         {
             return dispatchEvents();
         }
         finally
         {
-            inEvent = false;
+            dispatching = false;
         }
     }
 
@@ -654,21 +634,33 @@ public final class Kernel
         if (abortCause == null && !stopRequested && !reserving.isEmpty())
         {
             endOfRunCatchUp();
-            if (!q.isEmpty() && q.peekTimeNs() <= limitNs)
-            {
-                throw new IllegalStateException("a reserved event taken at the end of a run scheduled an event due by "
-                    + limitNs + " ns");
-            }
         }
         return null;
     }
 
-    /** Nothing else is due by the limit: the reserved events due by then would have run. */
+    /**
+     * Nothing else is due by the limit: every reserved event due by then is taken, as it would have
+     * run. Origin by origin (each in key order): what one origin's reserved events change, no other
+     * origin's read. They must not schedule anything due by the limit (their owners reserve only
+     * events whose work stays with them).
+     */
     private void endOfRunCatchUp()
     {
         try
         {
-            catchUpAll(limitNs);
+            for (int i = 0; i < reserving.size(); i++)
+            {
+                final Origin o = reserving.get(i);
+                if (o.heldCount > 0)
+                {
+                    catchUp(o, true, limitNs);
+                }
+            }
+            if (!queue.isEmpty() && queue.peekTimeNs() <= limitNs)
+            {
+                abortCause = new SimulationException("a reserved event taken at the end of a run scheduled an event due by "
+                    + limitNs + " ns: its work was not its owner's alone", null);
+            }
         }
         catch (final Throwable t)
         {

@@ -108,7 +108,7 @@ public final class Origin
         }
     }
 
-    // ---- held reservations, few at a time (a source's next message, its packets' EOPs)
+    // ---- held reservations, few at a time (a traffic source's next message)
     Reservation[] held = new Reservation[4];
     int heldCount;
     /** The earliest time among the held reservations ({@link Long#MAX_VALUE} when none): a cheap first test. */
