@@ -235,7 +235,7 @@ public class Request implements Freeable
      */
     public final boolean isNull()
     {
-        return comm == null || freed;
+        return comm == null || freed || completed;
     }
 
     /**
@@ -346,10 +346,18 @@ public class Request implements Freeable
         return false;
     }
 
-    /** A wait or test has reported this request's completion (a persistent request becomes inactive). */
+    /**
+     * A wait or test has reported this request's completion: the request is deallocated and
+     * becomes {@link MPI#REQUEST_NULL} ({@link #isNull()}; the Java binding replaces its handle by
+     * the null handle). A persistent request becomes inactive instead.
+     */
     void reported()
     {
+        completed = true;
     }
+
+    /** A non-persistent request whose completion a wait or test reported: MPI_REQUEST_NULL from then on. */
+    private boolean completed;
 
     /**
      * {@code MPI_WAITANY}.
@@ -466,21 +474,35 @@ public class Request implements Freeable
      * {@code MPI_TESTANY}.
      *
      * @param requests the requests.
-     * @return the status of one that has completed, or null.
+     * @return the status of one that has completed (its index in {@link Status#getIndex()}), null
+     * when none has yet, or an empty status with index {@link MPI#UNDEFINED} when none is active.
      * @throws MPIException on an error.
      */
     public static Status testAnyStatus(final Request[] requests) throws MPIException
     {
+        boolean any = false;
         for (int i = 0; i < requests.length; i++)
         {
             final Request r = requests[i];
-            if (!inactive(r) && !r.consumed && r.poll())
+            if (inactive(r) || r.consumed)
+            {
+                continue;
+            }
+            any = true;
+            if (r.poll())
             {
                 final Status s = r.waitStatus();
                 r.consumed = true;
                 s.index = i;
                 return s;
             }
+        }
+        if (!any)
+        {
+            // MPI_TESTANY with no active request: flag true, index UNDEFINED, an empty status
+            final Status s = Status.empty();
+            s.index = MPI.UNDEFINED;
+            return s;
         }
         return null;
     }

@@ -74,6 +74,7 @@ class OutsideRound2Test
             {
                 case "persistent" -> persistent();
                 case "inactive" -> inactive();
+                case "completed-null" -> completedNull();
                 case "ssend" -> ssend();
                 case "bsend" -> bsend();
                 case "probe" -> probe();
@@ -157,6 +158,59 @@ class OutsideRound2Test
                 ra.free();
                 rd.free();
             }
+        }
+
+        /**
+         * A non-persistent request that a wait or test reported complete is MPI_REQUEST_NULL (the
+         * Java binding's handle is replaced by the null handle: {@code isNull()}); a second wait on
+         * it returns an empty status at once; {@code testAnyStatus} over only such requests returns
+         * an empty status with index UNDEFINED (MPI_TESTANY's flag is true), not null; a persistent
+         * request stays a request.
+         */
+        static void completedNull() throws MPIException
+        {
+            final int peer = 1 - rank;
+            final int[] in = {-1};
+            final Request r = world.iRecv(in, 1, MPI.INT, peer, 11);
+            final Request s = world.iSend(new int[] {40 + rank}, 1, MPI.INT, peer, 11);
+            ok(!r.isNull() && !s.isNull(), "a request just started is null");
+            s.waitFor();
+            final Status st = r.waitStatus();
+            ok(in[0] == 40 + peer && st.getSource() == peer && st.getTag() == 11, "received " + in[0] + " from "
+                + st.getSource() + " tag " + st.getTag());
+            ok(r.isNull() && s.isNull(), "after their waits: isNull " + r.isNull() + ", " + s.isNull() + ", expected both");
+            final Status again = r.waitStatus();
+            ok(again.getSource() == MPI.ANY_SOURCE && again.getTag() == MPI.ANY_TAG,
+                "a second wait returned source " + again.getSource() + " tag " + again.getTag() + ", expected an empty status");
+            final Status any = Request.testAnyStatus(new Request[] {r, s});
+            ok(any != null && any.getIndex() == MPI.UNDEFINED, "testAnyStatus over completed requests returned "
+                + (any == null ? "null" : "index " + any.getIndex()) + ", expected an empty status with index UNDEFINED");
+            ok(Request.testAny(new Request[] {r, s}) == MPI.UNDEFINED, "testAny over completed requests");
+            // test() completes a request too
+            final Request t = world.iSend(new int[] {1}, 1, MPI.INT, peer, 12);
+            final int[] got = {0};
+            final Request u = world.iRecv(got, 1, MPI.INT, peer, 12);
+            while (!u.test())
+            {
+                world.iProbe(peer, 99);
+            }
+            t.waitFor();
+            ok(u.isNull() && t.isNull(), "after test() and waitFor(): isNull " + u.isNull() + ", " + t.isNull());
+            // testAnyStatus with an active request that has not completed: null
+            final Request pending = world.iRecv(new int[1], 1, MPI.INT, peer, 13);
+            ok(Request.testAnyStatus(new Request[] {r, pending}) == null, "testAnyStatus before the message is not null");
+            world.barrier();
+            world.send(new int[] {2}, 1, MPI.INT, peer, 13);
+            pending.waitFor();
+            // a persistent request is never null after a wait: it becomes inactive
+            final Prequest p = world.sendInit(new int[] {3}, 1, MPI.INT, peer, 14);
+            final Prequest q = world.recvInit(new int[1], 1, MPI.INT, peer, 14);
+            q.start();
+            p.start();
+            Request.waitAll(new Request[] {p, q});
+            ok(!p.isNull() && !q.isNull(), "a persistent request is null after its wait");
+            p.free();
+            q.free();
         }
 
         /** 2 ranks: inactive persistent requests (never started, or completed) are ignored by the any/some calls. */
@@ -841,7 +895,7 @@ class OutsideRound2Test
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
-    @CsvSource({"persistent, 2, 2", "persistent, 2, 1", "inactive, 2, 2", "ssend, 2, 2", "ssend, 2, 1", "bsend, 2, 2",
+    @CsvSource({"persistent, 2, 2", "persistent, 2, 1", "inactive, 2, 2", "completed-null, 2, 2", "completed-null, 2, 1", "ssend, 2, 2", "ssend, 2, 1", "bsend, 2, 2",
         "probe, 3, 3", "probe, 3, 1", "datatypes, 3, 3", "datatypes, 5, 3", "reductions, 3, 3", "reductions, 5, 5",
         "reductions, 6, 3", "zero-counts, 3, 3", "zero-counts, 5, 2", "split-cart, 6, 6", "errors, 2, 2",
         "datatypes, 2, 1", "zero-counts, 3, 1", "zero-counts, 4, 2", "persistent, 3, 2"})
