@@ -280,6 +280,10 @@ public final class ElanlibRound2
         final ElanQueue.Tx tx = elan_queueTxInit(base.state, q, ELAN_RAIL_ALL, 0);
         elan_queueRxInit(base.state, q, 4, 64, ELAN_RAIL_ALL, 0);
         refused("elan_queueTx of -1 bytes", "len", "-1", null, () -> elan_queueTx(tx, peer, buf, -1, ELAN_RAIL_ALL));
+        refused("elan_queueTx of 321 bytes", "len", "321", null, () -> elan_queueTx(tx, peer, buf, 321, ELAN_RAIL_ALL));
+        // the rule a user can act on: a queue slot's 320 bytes, not the range of an int
+        refused("elan_queueTx of -1 bytes, the slot limit", "0..320", "-1", null,
+            () -> elan_queueTx(tx, peer, buf, -1, ELAN_RAIL_ALL));
         // nothing above was corrupted: a bcast and puts still work
         elan_gsync(base.allGroup);
         if (me == 0)

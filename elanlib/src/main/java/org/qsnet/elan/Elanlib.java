@@ -354,7 +354,10 @@ public final class Elanlib
     public static ElanEvent elan_queueTx(final ElanQueue.Tx tx, final int destVp, final long buf, final long len,
         final int rail)
     {
-        return tx.queueTx(destVp, buf, intLen("len", len));
+        // the slot limit first: a C size_t of -1 is out of a queue slot's range before anything else
+        QsnetException.require(len >= 0 && len <= ElanQueue.MAX_SLOT_SIZE, "len", len,
+            "must be in 0.." + ElanQueue.MAX_SLOT_SIZE + " (a queue slot)");
+        return tx.queueTx(destVp, buf, (int)len);
     }
 
     /** @see ElanQueue.Rx#queueRxPoll(long) @return whether a message waits. */
