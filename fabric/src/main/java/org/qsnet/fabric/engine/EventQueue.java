@@ -167,11 +167,7 @@ final class EventQueue
 
     void add(final long timeNs, final int origin, final long originSeq, final EventHandler handler)
     {
-        if (nextRank == RANK_LIMIT)
-        {
-            renumber();
-        }
-        addReserved(timeNs, ((long)origin << 32) | nextRank++, originSeq, handler);
+        addReserved(timeNs, reserveTie(origin), originSeq, handler);
     }
 
     /** The tie the next event of {@code origin} gets: {@code origin << 32 | rank}. */
