@@ -19,6 +19,11 @@ public class Request implements Freeable
     int off;
     Datatype type;
     byte[] received;
+    /**
+     * The bytes the receive's buffer holds when the Tports receive was posted larger (a message a
+     * matched probe holds, received into the caller's buffer later); -1: the posted length.
+     */
+    int limitBytes = -1;
     /** Set once complete. */
     Status status;
     MPIException failure;
@@ -129,6 +134,15 @@ public class Request implements Freeable
             }
             final byte[] data = rank.read(staged, res.size());
             rank.unstage(staged, stagedLen);
+            if (limitBytes >= 0 && res.size() > limitBytes)
+            {
+                status = new Status(comm.rankOf(res.sender()), res.tag() & CommState.TAG_MASK, MPI.ERR_TRUNCATE, false,
+                    limitBytes);
+                failure = new MPIException(MPI.ERR_TRUNCATE, "receive on " + comm + ": message of " + res.size()
+                    + " bytes from rank " + status.getSource() + " (tag " + status.getTag() + ") does not fit the receive buffer of "
+                    + limitBytes + " bytes (MPI_ERR_TRUNCATE)");
+                return;
+            }
             status = new Status(comm.rankOf(res.sender()), res.tag() & CommState.TAG_MASK, MPI.SUCCESS, false, res.size());
             if (buf != null)
             {

@@ -1,0 +1,711 @@
+package mpitest;
+
+import static mpitest.Job.check;
+
+import java.nio.IntBuffer;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.Group;
+import mpi.Intercomm;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Message;
+import mpi.Op;
+import mpi.Request;
+import mpi.Status;
+import mpi.UserFunction;
+import mpi.Win;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.qsnet.elan3.Prun;
+import org.qsnet.fabric.machine.PlatformProfile;
+
+/**
+ * The third outside conformance round for the MPI layer: programs written from the Open MPI Java
+ * bindings' documentation ({@code ompi/mpi/java/java/*.java}) and the MPI rules they cite, launched as
+ * {@code prun} launches a job, aimed at what rounds 1 and 2 did not call. Each scenario's ranks check
+ * what they see and throw when it differs (which fails the job):
+ * <ul>
+ * <li>{@code sendrecv}: {@code sendRecv} with different send and receive types, {@code sendRecvReplace}
+ * around a ring (small and 800 KB) and along a line whose ends talk to {@code PROC_NULL};</li>
+ * <li>{@code mprobe}: a message matched by {@code Message.mProbe}/{@code imProbe} belongs to that
+ * message handle: no later receive may take it (MPI 3.1 §3.8.2), and {@code mRecv} gets exactly
+ * it, small or large; a probe of PROC_NULL gives {@code MPI_MESSAGE_NO_PROC};</li>
+ * <li>{@code order}: non-overtaking between a pair of ranks through ANY_SOURCE/ANY_TAG receives,
+ * for sizes crossing the eager/rendezvous boundary (0 B to 1 MB) from several senders;</li>
+ * <li>{@code truncate}: a message longer than the receive buffer is {@code MPI_ERR_TRUNCATE}, for
+ * blocking and nonblocking receives and {@code mRecv}/{@code imRecv}, small, synchronous and large;
+ * the refused message's sender still completes and the pair keeps working after;
+ * {@code getCount}/{@code getElements} of a partial derived-type receive;</li>
+ * <li>{@code groups}: {@code Group} incl/excl/rangeIncl/rangeExcl/translateRanks/compare/union/
+ * intersection/difference, {@code Comm.compare}, {@code create} and {@code createGroup};</li>
+ * <li>{@code intercomm}: {@code createIntercomm} between the even and odd ranks, point-to-point and
+ * a rooted broadcast across it, {@code merge} with high/low ordering;</li>
+ * <li>{@code vcoll}: {@code allGatherv}/{@code allToAllv} with displacements in reverse order and
+ * gaps, {@code reduceScatterBlock}, {@code scan} with a non-commutative user operation over a
+ * derived type;</li>
+ * <li>{@code nbc-mixed}: {@code iBcast}/{@code iAllReduce} in flight while point-to-point traffic
+ * with the same tags goes on;</li>
+ * <li>{@code win}: RMA fence epochs (put/get), exclusive-lock accumulate from every rank, and
+ * {@code flush}.</li>
+ * </ul>
+ *
+ * <p>Defects found and fixed: a message matched by {@code mProbe}/{@code imProbe} stayed matchable, so
+ * the next {@code recv} for that sender and tag took it and {@code mRecv} got the following message
+ * (or hung when there was none); a large or synchronous message whose receive was too short
+ * ({@code MPI_ERR_TRUNCATE} at the receiver) never completed at its sender (the job deadlocked, fixed
+ * in Tports).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OutsideRound3Test
+{
+    public static final class Program
+    {
+        static int rank;
+        static int size;
+        static Intracomm world;
+
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            world = MPI.COMM_WORLD;
+            rank = world.getRank();
+            size = world.getSize();
+            switch (args[0])
+            {
+                case "sendrecv" -> sendRecv();
+                case "mprobe" -> mprobe();
+                case "order" -> order();
+                case "truncate" -> truncate();
+                case "groups" -> groups();
+                case "intercomm" -> intercomm();
+                case "vcoll" -> vcoll();
+                case "nbc-mixed" -> nbcMixed();
+                case "win" -> win();
+                default -> throw new IllegalArgumentException(args[0]);
+            }
+            world.barrier();
+            MPI.Finalize();
+        }
+
+        static void ok(final boolean b, final String what)
+        {
+            check(b, "rank " + rank + ": " + what);
+        }
+
+        // ------------------------------------------------------------------ sendRecv
+
+        static void sendRecv() throws MPIException
+        {
+            final int right = (rank + 1) % size;
+            final int left = (rank + size - 1) % size;
+            final Datatype triple = Datatype.createContiguous(3, MPI.INT);
+            triple.commit();
+            final int[] out = {rank, rank * 10, rank * 100};
+            final int[] in = new int[6];
+            Arrays.fill(in, -1);
+            final Status s = world.sendRecv(out, 3, MPI.INT, right, 4, in, 2, triple, left, 4);
+            ok(s.getSource() == left && s.getTag() == 4 && s.getCount(triple) == 1 && s.getCount(MPI.INT) == 3,
+                "sendRecv status " + s);
+            ok(in[0] == left && in[1] == left * 10 && in[2] == left * 100 && in[3] == -1, "sendRecv got " + Arrays.toString(in));
+
+            // replace around the ring, small then large: after size steps everyone has its own data back
+            for (final int n : new int[] {5, 100_000})
+            {
+                final double[] b = new double[n];
+                for (int i = 0; i < n; i++)
+                {
+                    b[i] = rank * 1e6 + i;
+                }
+                for (int step = 1; step <= size; step++)
+                {
+                    final Status r = world.sendRecvReplace(b, n, MPI.DOUBLE, right, 7, left, 7);
+                    ok(r.getSource() == left && r.getCount(MPI.DOUBLE) == n, "sendRecvReplace status " + r);
+                    final int from = ((rank - step) % size + size) % size;
+                    ok(b[0] == from * 1e6 && b[n - 1] == from * 1e6 + n - 1, n + " doubles, step " + step + ": b[0] = " + b[0]
+                        + ", expected rank " + from + "'s data");
+                }
+            }
+
+            // a line: the ends exchange with PROC_NULL
+            final int up = rank == size - 1 ? MPI.PROC_NULL : rank + 1;
+            final int down = rank == 0 ? MPI.PROC_NULL : rank - 1;
+            final int[] x = {rank + 1000, rank + 2000};
+            final Status r = world.sendRecvReplace(x, 2, MPI.INT, up, 9, down, 9);
+            if (down == MPI.PROC_NULL)
+            {
+                ok(r.getSource() == MPI.PROC_NULL && r.getTag() == MPI.ANY_TAG && r.getCount(MPI.INT) == 0,
+                    "sendRecvReplace from PROC_NULL: status " + r);
+                ok(x[0] == 1000 && x[1] == 2000, "sendRecvReplace from PROC_NULL changed the buffer: " + Arrays.toString(x));
+            }
+            else
+            {
+                ok(r.getSource() == down && x[0] == down + 1000 && x[1] == down + 2000, "line replace: " + r + " "
+                    + Arrays.toString(x));
+            }
+        }
+
+        // ------------------------------------------------------------------ matched probe
+
+        /** 3 ranks: ranks 1 and 2 send rank 0 two messages each (tag 5); rank 0 matches with mProbe. */
+        static void mprobe() throws MPIException
+        {
+            if (rank == 0)
+            {
+                world.barrier(); // the senders' messages are on their way
+                final Message none = new Message();
+                ok(none.isNull(), "a new Message is not MESSAGE_NULL");
+                // wait until rank 1's first message is here, and hold it
+                final Message m = new Message();
+                final Status ps = m.mProbe(1, 5, world);
+                ok(ps.getSource() == 1 && ps.getTag() == 5 && ps.getCount(MPI.INT) == 4, "mProbe status " + ps);
+                ok(!m.isNull() && !m.isNoProc(), "matched message is null or NO_PROC");
+                // the held message is no longer matchable: a receive for (1, 5) gets rank 1's second message
+                final int[] b = new int[4];
+                final Status rs = world.recv(b, 4, MPI.INT, 1, 5);
+                ok(b[0] == 1 && b[1] == 2, "a receive posted after mProbe got message " + b[0] + " of rank " + b[1]
+                    + ", expected rank 1's second (the first is held by the Message)");
+                ok(rs.getSource() == 1, "recv status " + rs);
+                // a probe does not see a held message either
+                final Status again = world.iProbe(1, 5);
+                ok(again == null, "iProbe after mProbe and recv still saw a message from rank 1: " + again);
+                final int[] c = new int[4];
+                final Status ms = m.mRecv(c, 4, MPI.INT);
+                ok(c[0] == 0 && c[1] == 1 && ms.getSource() == 1 && ms.getTag() == 5, "mRecv got message " + c[0]
+                    + " of rank " + c[1] + " status " + ms + ", expected rank 1's first");
+                ok(m.isNull(), "after mRecv the Message is not MESSAGE_NULL");
+
+                // imProbe with ANY_SOURCE holds one of rank 2's messages (the first), then an ANY_SOURCE recv gets the second
+                Status is;
+                final Message m2 = new Message();
+                while ((is = m2.imProbe(MPI.ANY_SOURCE, MPI.ANY_TAG, world)) == null)
+                {
+                    world.iProbe(2, 99);
+                }
+                ok(is.getSource() == 2 && is.getCount(MPI.INT) == 25_000, "imProbe status " + is);
+                final int[] big2 = new int[25_000];
+                final Status r2 = world.recv(big2, 25_000, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+                ok(big2[0] == 1 && big2[24_999] == 1 && r2.getSource() == 2, "ANY_SOURCE recv after imProbe got message "
+                    + big2[0] + " (expected rank 2's second)");
+                final int[] big1 = new int[25_000];
+                final Request q = m2.imRecv(big1, 25_000, MPI.INT);
+                final Status qs = q.waitStatus();
+                ok(big1[0] == 0 && big1[24_999] == 0 && qs.getCount(MPI.INT) == 25_000, "imRecv got message " + big1[0]
+                    + " (expected rank 2's first)");
+
+                // probing PROC_NULL: MESSAGE_NO_PROC, received at once with an empty status
+                final Message np = new Message();
+                final Status ns = np.mProbe(MPI.PROC_NULL, 5, world);
+                ok(ns.getSource() == MPI.PROC_NULL && np.isNoProc(), "mProbe(PROC_NULL) " + ns);
+                final Status nr = np.mRecv(new int[1], 1, MPI.INT);
+                ok(nr.getSource() == MPI.PROC_NULL && nr.getCount(MPI.INT) == 0, "mRecv of NO_PROC " + nr);
+                ok(new Message().imProbe(MPI.ANY_SOURCE, MPI.ANY_TAG, world) == null, "a message is left over");
+            }
+            else
+            {
+                if (rank == 1)
+                {
+                    world.send(new int[] {0, 1, 0, 0}, 4, MPI.INT, 0, 5);
+                    world.send(new int[] {1, 2, 0, 0}, 4, MPI.INT, 0, 5);
+                }
+                else
+                {
+                    final int[] a = new int[25_000];
+                    final int[] b = new int[25_000];
+                    Arrays.fill(b, 1);
+                    final Request r1 = world.iSend(a, a.length, MPI.INT, 0, 6);
+                    final Request r2 = world.iSend(b, b.length, MPI.INT, 0, 7);
+                    world.barrier();
+                    Request.waitAll(new Request[] {r1, r2});
+                    return;
+                }
+                world.barrier();
+            }
+        }
+
+        // ------------------------------------------------------------------ non-overtaking
+
+        static final int[] SIZES = {1, 40_000, 0, 75, 300_000, 2, 16_384, 0, 1_000};
+
+        static void order() throws MPIException
+        {
+            if (rank == 0)
+            {
+                final int[] next = new int[size];
+                final int[] buf = new int[300_001];
+                final int total = (size - 1) * SIZES.length;
+                for (int k = 0; k < total; k++)
+                {
+                    Arrays.fill(buf, 0, 4, -7);
+                    final Status s = world.recv(buf, buf.length, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+                    final int src = s.getSource();
+                    final int i = next[src]++;
+                    final int n = SIZES[i] + 1;
+                    ok(s.getTag() == 100 + i % 3, "message " + i + " from " + src + " has tag " + s.getTag());
+                    ok(s.getCount(MPI.INT) == n, "message " + i + " from " + src + ": count " + s.getCount(MPI.INT) + ", expected " + n
+                        + " (overtaken?)");
+                    ok(buf[0] == i && (n == 1 || buf[n - 1] == src * 1_000_000 + i), "message " + i + " from " + src + " holds seq " + buf[0]
+                        + " / " + buf[n - 1]);
+                }
+            }
+            else
+            {
+                final Request[] r = new Request[SIZES.length];
+                for (int i = 0; i < SIZES.length; i++)
+                {
+                    final int[] b = new int[SIZES[i] + 1];
+                    Arrays.fill(b, src(i));
+                    b[0] = i;
+                    r[i] = world.iSend(b, b.length, MPI.INT, 0, 100 + i % 3);
+                }
+                Request.waitAll(r);
+            }
+        }
+
+        static int src(final int i)
+        {
+            return rank * 1_000_000 + i;
+        }
+
+        // ------------------------------------------------------------------ truncation
+
+        static void truncate() throws MPIException
+        {
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            if (rank == 0)
+            {
+                final int[] small = new int[10];
+                Arrays.fill(small, 3);
+                final int[] big = new int[50_000];
+                Arrays.fill(big, 4);
+                world.send(small, 10, MPI.INT, 1, 1);
+                world.send(big, big.length, MPI.INT, 1, 2);
+                world.send(small, 10, MPI.INT, 1, 3);
+                world.send(big, big.length, MPI.INT, 1, 4);
+                world.sSend(small, 10, MPI.INT, 1, 7); // returns once matched, though the match is refused
+                world.send(new int[] {8, 8, 8, 8, 8, 8, 8, 8}, 8, MPI.INT, 1, 8);
+                world.sSend(big, big.length, MPI.INT, 1, 9);
+                world.send(new int[] {77}, 1, MPI.INT, 1, 5);
+                world.send(new int[] {1, 2, 3, 4, 5}, 5, MPI.INT, 1, 6);
+            }
+            else if (rank == 1)
+            {
+                for (final int tag : new int[] {1, 2})
+                {
+                    final int[] into = new int[5];
+                    try
+                    {
+                        world.recv(into, 5, MPI.INT, 0, tag);
+                        ok(false, "recv of a longer message (tag " + tag + ") into 5 ints succeeded");
+                    }
+                    catch (final MPIException e)
+                    {
+                        ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "recv truncation (tag " + tag + "): class " + e.getErrorClass()
+                            + " " + e.getMessage());
+                    }
+                }
+                for (final int tag : new int[] {3, 4})
+                {
+                    final int[] into = new int[5];
+                    try
+                    {
+                        final Request q = world.iRecv(into, 5, MPI.INT, 0, tag);
+                        final Status s = q.waitStatus();
+                        ok(false, "iRecv of a longer message (tag " + tag + ") into 5 ints completed: " + s);
+                    }
+                    catch (final MPIException e)
+                    {
+                        ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "iRecv truncation (tag " + tag + "): class " + e.getErrorClass()
+                            + " " + e.getMessage());
+                    }
+                }
+                try
+                {
+                    world.recv(new int[5], 5, MPI.INT, 0, 7);
+                    ok(false, "recv of a 10-int sSend into 5 ints succeeded");
+                }
+                catch (final MPIException e)
+                {
+                    ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "sSend truncation: class " + e.getErrorClass());
+                }
+                // a matched message longer than the mRecv buffer
+                final Message m = new Message();
+                final Status ms = m.mProbe(0, 8, world);
+                ok(ms.getCount(MPI.INT) == 8, "mProbe of 8 ints: " + ms);
+                try
+                {
+                    m.mRecv(new int[4], 4, MPI.INT);
+                    ok(false, "mRecv of 8 ints into 4 succeeded");
+                }
+                catch (final MPIException e)
+                {
+                    ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "mRecv truncation: class " + e.getErrorClass() + " " + e.getMessage());
+                }
+                ok(m.isNull(), "a Message is not MESSAGE_NULL after its (truncated) mRecv");
+                final Message m9 = new Message();
+                m9.mProbe(0, 9, world);
+                try
+                {
+                    m9.imRecv(new int[100], 100, MPI.INT).waitFor();
+                    ok(false, "imRecv of 50000 ints into 100 completed");
+                }
+                catch (final MPIException e)
+                {
+                    ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "imRecv truncation: class " + e.getErrorClass());
+                }
+                final int[] one = new int[1];
+                final Status s = world.recv(one, 1, MPI.INT, 0, 5);
+                ok(one[0] == 77 && s.getTag() == 5, "the message after the truncations: " + one[0] + " " + s);
+                // 5 ints received as pairs: 2 whole pairs and one more int
+                final Datatype pair = Datatype.createContiguous(2, MPI.INT);
+                pair.commit();
+                final int[] p = new int[6];
+                final Status ps = world.recv(p, 3, pair, 0, 6);
+                ok(ps.getCount(pair) == MPI.UNDEFINED && ps.getElements(pair) == 5 && ps.getCount(MPI.INT) == 5,
+                    "5 ints into pairs: getCount " + ps.getCount(pair) + " getElements " + ps.getElements(pair));
+                ok(p[4] == 5 && p[5] == 0, "5 ints into pairs: " + Arrays.toString(p));
+            }
+        }
+
+        // ------------------------------------------------------------------ groups
+
+        /** 6 ranks. */
+        static void groups() throws MPIException
+        {
+            final Group g = world.getGroup();
+            ok(g.getSize() == 6 && g.getRank() == rank, "world group");
+            final Group odd = g.incl(new int[] {5, 3, 1});
+            ok(odd.getSize() == 3 && odd.getRank() == (rank % 2 == 1 ? (5 - rank) / 2 : MPI.UNDEFINED), "incl rank " + odd.getRank());
+            final Group r = g.rangeIncl(new int[][] {{5, 1, -2}});
+            ok(Group.compare(odd, r) == MPI.IDENT, "incl {5,3,1} vs rangeIncl {5,1,-2}: " + Group.compare(odd, r));
+            final Group even = g.excl(new int[] {1, 3, 5});
+            final Group re = g.rangeExcl(new int[][] {{1, 5, 2}});
+            ok(Group.compare(even, re) == MPI.IDENT, "excl vs rangeExcl");
+            final Group oddUp = g.incl(new int[] {1, 3, 5});
+            ok(Group.compare(odd, oddUp) == MPI.SIMILAR, "reversed group compare " + Group.compare(odd, oddUp));
+            ok(Group.compare(odd, even) == MPI.UNEQUAL, "odd vs even compare");
+            final int[] t = Group.translateRanks(odd, new int[] {0, 1, 2, MPI.PROC_NULL}, even);
+            ok(Arrays.equals(t, new int[] {MPI.UNDEFINED, MPI.UNDEFINED, MPI.UNDEFINED, MPI.PROC_NULL}), "translate odd to even "
+                + Arrays.toString(t));
+            final int[] t2 = Group.translateRanks(odd, new int[] {0, 2}, g);
+            ok(Arrays.equals(t2, new int[] {5, 1}), "translate odd to world " + Arrays.toString(t2));
+            final Group u = Group.union(odd, even);
+            final int[] tu = Group.translateRanks(u, new int[] {0, 1, 2, 3, 4, 5}, g);
+            ok(Arrays.equals(tu, new int[] {5, 3, 1, 0, 2, 4}), "union order " + Arrays.toString(tu));
+            final Group in = Group.intersection(g.incl(new int[] {4, 1, 2}), oddUp);
+            ok(in.getSize() == 1 && Group.translateRanks(in, new int[] {0}, g)[0] == 1, "intersection");
+            final Group d = Group.difference(g, odd);
+            ok(Group.compare(d, even) == MPI.IDENT, "difference world - odd vs even: " + Group.compare(d, even));
+            final Group empty = Group.intersection(odd, even);
+            ok(empty.getSize() == 0 && empty.getRank() == MPI.UNDEFINED, "empty intersection");
+
+            // communicators
+            final Intracomm dup = world.dup();
+            ok(Comm.compare(world, dup) == MPI.CONGRUENT && Comm.compare(world, world) == MPI.IDENT, "compare dup");
+            final Intracomm c = world.create(odd);
+            if (rank % 2 == 1)
+            {
+                ok(c != null && !c.isNull() && c.getSize() == 3 && c.getRank() == (5 - rank) / 2, "create(odd)");
+                final int[] v = {rank};
+                c.allReduce(v, 1, MPI.INT, MPI.SUM);
+                ok(v[0] == 9, "allReduce over create(odd) " + v[0]);
+            }
+            else
+            {
+                ok(c == null || c.isNull(), "create(odd) at an even rank is not COMM_NULL");
+            }
+            final Intracomm c2 = world.create(oddUp);
+            if (rank % 2 == 1)
+            {
+                ok(Comm.compare(c, c2) == MPI.SIMILAR, "compare comms of reordered groups " + Comm.compare(c, c2));
+                final int[] b = {c2.getRank() == 0 ? 42 : 0};
+                c2.bcast(b, 1, MPI.INT, 0);
+                ok(b[0] == 42 && c2.getRank() == rank / 2, "create(oddUp) bcast");
+            }
+            final Intracomm s = world.split(rank % 2, -rank);
+            ok(Comm.compare(world, s) == MPI.UNEQUAL, "world vs split");
+        }
+
+        // ------------------------------------------------------------------ intercommunicators
+
+        /** 5 ranks: evens (0, 2, 4) and odds (1, 3). */
+        static void intercomm() throws MPIException
+        {
+            final int colour = rank % 2;
+            final Intracomm local = world.split(colour, rank);
+            final Intercomm ic = world.createIntercomm(local, 0, colour == 0 ? 1 : 0, 33);
+            ok(ic.isInter(), "not an intercommunicator");
+            final int remoteSize = colour == 0 ? 2 : 3;
+            ok(ic.getRemoteSize() == remoteSize && ic.getSize() == local.getSize() && ic.getRank() == rank / 2,
+                "sizes: remote " + ic.getRemoteSize() + " local " + ic.getSize());
+            // point-to-point: local rank i sends to remote rank i % remoteSize
+            final int lr = ic.getRank();
+            final Request sr = ic.iSend(new int[] {rank}, 1, MPI.INT, lr % remoteSize, 1);
+            // receives: from every remote rank j with j % localSize == lr
+            int expected = 0;
+            for (int j = 0; j < ic.getRemoteSize(); j++)
+            {
+                if (j % ic.getSize() == lr)
+                {
+                    expected++;
+                }
+            }
+            for (int k = 0; k < expected; k++)
+            {
+                final int[] v = {-1};
+                final Status s = ic.recv(v, 1, MPI.INT, MPI.ANY_SOURCE, 1);
+                final int worldOfSrc = colour == 0 ? 2 * s.getSource() + 1 : 2 * s.getSource();
+                ok(v[0] == worldOfSrc, "intercomm recv from remote " + s.getSource() + " got " + v[0]);
+            }
+            sr.waitFor();
+            // rooted broadcast from odd rank 1 (remote rank 0 of the evens)
+            final int[] b = {colour == 1 && lr == 0 ? 99 : -1};
+            if (colour == 1)
+            {
+                ic.bcast(b, 1, MPI.INT, lr == 0 ? MPI.ROOT : MPI.PROC_NULL);
+                ok(b[0] == (lr == 0 ? 99 : -1), "bcast at the root's group changed a non-root's buffer: " + b[0]);
+            }
+            else
+            {
+                ic.bcast(b, 1, MPI.INT, 0);
+                ok(b[0] == 99, "intercomm bcast got " + b[0]);
+            }
+            // merge: odds high, so the evens come first
+            final Intracomm m = ic.merge(colour == 1);
+            final int want = colour == 0 ? rank / 2 : 3 + rank / 2;
+            ok(m.getSize() == 5 && m.getRank() == want, "merge rank " + m.getRank() + ", expected " + want);
+            final int[] all = new int[5];
+            m.allGather(new int[] {rank}, 1, MPI.INT, all, 1, MPI.INT);
+            ok(Arrays.equals(all, new int[] {0, 2, 4, 1, 3}), "merged order " + Arrays.toString(all));
+        }
+
+        // ------------------------------------------------------------------ v-collectives and user ops
+
+        static void vcoll() throws MPIException
+        {
+            // rank r contributes r ints (rank 0 none), placed in reverse rank order with a gap of 1 after each
+            final int[] cnt = new int[size];
+            final int[] disp = new int[size];
+            int at = 0;
+            for (int r = size - 1; r >= 0; r--)
+            {
+                cnt[r] = r;
+                disp[r] = at;
+                at += r + 1;
+            }
+            final int[] mine = new int[rank];
+            for (int i = 0; i < rank; i++)
+            {
+                mine[i] = rank * 10 + i;
+            }
+            final int[] all = new int[at];
+            Arrays.fill(all, -1);
+            world.allGatherv(mine, rank, MPI.INT, all, cnt, disp, MPI.INT);
+            for (int r = 0; r < size; r++)
+            {
+                for (int i = 0; i < r; i++)
+                {
+                    ok(all[disp[r] + i] == r * 10 + i, "allGatherv from " + r + "[" + i + "] = " + all[disp[r] + i]);
+                }
+                ok(all[disp[r] + r] == -1, "allGatherv wrote into the gap after rank " + r);
+            }
+
+            // allToAllv: rank s sends (d + 1) ints to d, laid out in reverse order of d
+            final int[] sc = new int[size];
+            final int[] sd = new int[size];
+            final int[] rc = new int[size];
+            final int[] rd = new int[size];
+            int so = 0;
+            int ro = 0;
+            for (int d = size - 1; d >= 0; d--)
+            {
+                sc[d] = d + 1;
+                sd[d] = so;
+                so += d + 1;
+                rc[d] = rank + 1;
+                rd[d] = ro;
+                ro += rank + 2;
+            }
+            final int[] sb = new int[so];
+            for (int d = 0; d < size; d++)
+            {
+                for (int k = 0; k < sc[d]; k++)
+                {
+                    sb[sd[d] + k] = rank * 100 + d * 10 + k;
+                }
+            }
+            final int[] rb = new int[ro];
+            Arrays.fill(rb, -1);
+            world.allToAllv(sb, sc, sd, MPI.INT, rb, rc, rd, MPI.INT);
+            for (int s = 0; s < size; s++)
+            {
+                for (int k = 0; k <= rank; k++)
+                {
+                    ok(rb[rd[s] + k] == s * 100 + rank * 10 + k, "allToAllv from " + s + "[" + k + "] = " + rb[rd[s] + k]);
+                }
+                ok(rb[rd[s] + rank + 1] == -1, "allToAllv wrote into a gap");
+            }
+
+            // reduceScatterBlock: 2 per rank
+            final int[] in = new int[2 * size];
+            for (int i = 0; i < in.length; i++)
+            {
+                in[i] = rank + i;
+            }
+            final int[] out = new int[2];
+            world.reduceScatterBlock(in, out, 2, MPI.INT, MPI.SUM);
+            final int rs = size * (size - 1) / 2;
+            ok(out[0] == rs + size * 2 * rank && out[1] == rs + size * (2 * rank + 1), "reduceScatterBlock " + Arrays.toString(out));
+
+            // scan with a non-commutative op over 2x2 int matrices (a contiguous type of 4 ints)
+            final Datatype mat = Datatype.createContiguous(4, MPI.INT);
+            mat.commit();
+            final Op mul = new Op(new UserFunction()
+            {
+                @Override
+                public void call(final Object inVec, final Object inOutVec, final int count, final Datatype datatype)
+                {
+                    final int[] a = (int[])inVec;
+                    final int[] b = (int[])inOutVec;
+                    for (int k = 0; k < count; k++)
+                    {
+                        final int o = 4 * k;
+                        final int p = a[o] * b[o] + a[o + 1] * b[o + 2];
+                        final int q = a[o] * b[o + 1] + a[o + 1] * b[o + 3];
+                        final int r = a[o + 2] * b[o] + a[o + 3] * b[o + 2];
+                        final int s = a[o + 2] * b[o + 1] + a[o + 3] * b[o + 3];
+                        b[o] = p;
+                        b[o + 1] = q;
+                        b[o + 2] = r;
+                        b[o + 3] = s;
+                    }
+                }
+            }, false);
+            final int[] m = {1, rank + 1, 0, 1, 1, 0, rank, 1};
+            final int[] pre = new int[8];
+            world.scan(m, pre, 2, mat, mul);
+            // prefix of [[1, r+1],[0,1]] products: [[1, sum(r+1)],[0,1]]; of [[1,0],[r,1]]: [[1,0],[sum r,1]]
+            final int s1 = (rank + 1) * (rank + 2) / 2;
+            final int s2 = rank * (rank + 1) / 2;
+            ok(Arrays.equals(pre, new int[] {1, s1, 0, 1, 1, 0, s2, 1}), "scan of matrices " + Arrays.toString(pre));
+            // order matters: [[1,1],[0,1]] then [[1,0],[1,1]] differ by side; use a rank-dependent non-commuting pair
+            final int[] nc = rank % 2 == 0 ? new int[] {1, 1, 0, 1} : new int[] {1, 0, 1, 1};
+            final int[] res = new int[4];
+            world.scan(nc, res, 1, mat, mul);
+            int[] want = {1, 1, 0, 1};
+            for (int r = 1; r <= rank; r++)
+            {
+                final int[] b = r % 2 == 0 ? new int[] {1, 1, 0, 1} : new int[] {1, 0, 1, 1};
+                want = new int[] {want[0] * b[0] + want[1] * b[2], want[0] * b[1] + want[1] * b[3], want[2] * b[0] + want[3] * b[2],
+                    want[2] * b[1] + want[3] * b[3]};
+            }
+            ok(Arrays.equals(res, want), "non-commutative scan " + Arrays.toString(res) + ", expected " + Arrays.toString(want));
+        }
+
+        // ------------------------------------------------------------------ nonblocking collectives mixed with point-to-point
+
+        static void nbcMixed() throws MPIException
+        {
+            final int[] bc = new int[20_000];
+            if (rank == 1)
+            {
+                Arrays.fill(bc, 11);
+            }
+            final Request b = world.iBcast(bc, bc.length, MPI.INT, 1);
+            final int right = (rank + 1) % size;
+            final int left = (rank + size - 1) % size;
+            final int[] got = new int[3];
+            final Request r = world.iRecv(got, 3, MPI.INT, left, 0);
+            world.send(new int[] {rank, rank, rank}, 3, MPI.INT, right, 0);
+            final double[] sum = {rank + 0.5};
+            final double[] tot = new double[1];
+            final Request a = world.iAllReduce(sum, tot, 1, MPI.DOUBLE, MPI.SUM);
+            final int[] big = new int[60_000];
+            final Request r2 = world.iRecv(big, big.length, MPI.INT, MPI.ANY_SOURCE, MPI.ANY_TAG);
+            final int[] bigOut = new int[60_000];
+            Arrays.fill(bigOut, rank + 5);
+            final Request s2 = world.iSend(bigOut, bigOut.length, MPI.INT, right, 0);
+            Request.waitAll(new Request[] {a, r, b, r2, s2});
+            ok(got[0] == left && got[2] == left, "p2p beside collectives got " + Arrays.toString(got));
+            ok(bc[0] == 11 && bc[19_999] == 11, "iBcast got " + bc[0]);
+            ok(tot[0] == size * (size - 1) / 2.0 + size * 0.5, "iAllReduce got " + tot[0]);
+            ok(big[0] == left + 5 && big[59_999] == left + 5, "large p2p beside collectives got " + big[0]);
+        }
+
+        // ------------------------------------------------------------------ RMA
+
+        static void win() throws MPIException
+        {
+            final IntBuffer mem = MPI.newIntBuffer(16);
+            for (int i = 0; i < 16; i++)
+            {
+                mem.put(i, rank * 100 + i);
+            }
+            final Win w = new Win(mem, 16, 1, MPI.INFO_NULL, world);
+            final int right = (rank + 1) % size;
+            final IntBuffer o = MPI.newIntBuffer(4);
+            for (int i = 0; i < 4; i++)
+            {
+                o.put(i, 1000 + rank * 10 + i);
+            }
+            final IntBuffer g = MPI.newIntBuffer(2);
+            w.fence(0);
+            w.put(o, 4, MPI.INT, right, 2, 4, MPI.INT);
+            w.get(g, 2, MPI.INT, right, 10, 2, MPI.INT);
+            w.fence(0);
+            final int left = (rank + size - 1) % size;
+            for (int i = 0; i < 4; i++)
+            {
+                ok(mem.get(2 + i) == 1000 + left * 10 + i, "fence put landed " + mem.get(2 + i) + " at " + (2 + i));
+            }
+            ok(mem.get(1) == rank * 100 + 1 && mem.get(6) == rank * 100 + 6, "put wrote outside its target range");
+            ok(g.get(0) == right * 100 + 10 && g.get(1) == right * 100 + 11, "fence get " + g.get(0) + "," + g.get(1));
+            // everyone adds to rank 0's element 15 under an exclusive lock, several times
+            final IntBuffer one = MPI.newIntBuffer(1);
+            one.put(0, rank + 1);
+            for (int k = 0; k < 3; k++)
+            {
+                w.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                w.accumulate(one, 1, MPI.INT, 0, 15, 1, MPI.INT, MPI.SUM);
+                w.flush(0);
+                w.unlock(0);
+            }
+            world.barrier();
+            if (rank == 0)
+            {
+                w.lock(MPI.LOCK_SHARED, 0, 0);
+                final int v = mem.get(15);
+                w.unlock(0);
+                ok(v == 15 + 3 * size * (size + 1) / 2, "accumulated counter " + v);
+            }
+            w.free();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
+    @CsvSource({"sendrecv, 3, 3", "sendrecv, 4, 2", "mprobe, 3, 3", "mprobe, 3, 1", "order, 3, 3", "order, 4, 2", "truncate, 2, 2",
+        "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
+        "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2"})
+    void shouldConform(final String scenario, final int n, final int nodes)
+    {
+        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
+            .throwIfFailed();
+    }
+
+    /** The same programs with link CRC errors ({@code crcErrorRate}): nothing lost, duplicated or reordered. */
+    @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes, crcErrorRate {3}")
+    @CsvSource({"order, 3, 3, 0.1", "mprobe, 3, 3, 0.1", "sendrecv, 4, 4, 0.2", "win, 3, 3, 0.1", "nbc-mixed, 4, 4, 0.1"})
+    void shouldConformWithLinkErrors(final String scenario, final int n, final int nodes, final double crc)
+    {
+        final PlatformProfile p = PlatformProfile.pentium3He();
+        Prun.run(p.withFabric(p.fabric().withCrcErrorRate(crc)), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class,
+            scenario).throwIfFailed();
+    }
+}
