@@ -94,6 +94,21 @@ public abstract class ElanEvent
     }
 
     /**
+     * Blocks until the operation completes without consuming the event (the library waiting on the
+     * program's behalf, e.g. a put/get handle's throttle): the program's own {@code elan_wait} of it
+     * later returns at once. Nothing happens once the event was consumed.
+     *
+     * @param how ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
+     */
+    final void awaitUnconsumed(final long how)
+    {
+        if (!consumed && !complete())
+        {
+            block(how);
+        }
+    }
+
+    /**
      * {@code elan_wait}: blocks until the event completes, then consumes it.
      *
      * @param how ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
