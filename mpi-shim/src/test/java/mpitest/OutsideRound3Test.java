@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import mpi.CartComm;
+import mpi.CartParms;
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.Group;
@@ -17,6 +19,7 @@ import mpi.MPIException;
 import mpi.Message;
 import mpi.Op;
 import mpi.Request;
+import mpi.ShiftParms;
 import mpi.Status;
 import mpi.UserFunction;
 import mpi.Win;
@@ -55,13 +58,23 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * with the same tags goes on;</li>
  * <li>{@code win}: RMA fence epochs (put/get), exclusive-lock accumulate from every rank, and
  * {@code flush}.</li>
+ * <li>{@code inherit}: communicators made by dup, split, create, createCart, createIntercomm and
+ * merge inherit their parent's {@code ERRORS_RETURN} (MPI 3.1 §8.3); the errors name the value.</li>
+ * <li>{@code cart}: {@code createDims} with fixed entries and its refusals, a grid periodic in one
+ * dimension (getTopo, getCoords, wrapping getRank, shift by -2 and 3, a halo sendRecv with PROC_NULL,
+ * sub), a grid smaller than the communicator, one larger;</li>
+ * <li>{@code dtypes}: vector count 2 (extent, not size, between elements), resized vectors
+ * overlapping, indexed/hindexed/indexed-block receives, the resized-column scatter and gather,
+ * {@code dup}.</li>
  * </ul>
  *
  * <p>Defects found and fixed: a message matched by {@code mProbe}/{@code imProbe} stayed matchable, so
  * the next {@code recv} for that sender and tag took it and {@code mRecv} got the following message
  * (or hung when there was none); a large or synchronous message whose receive was too short
  * ({@code MPI_ERR_TRUNCATE} at the receiver) never completed at its sender (the job deadlocked, fixed
- * in Tports).
+ * in Tports); {@code CartComm.createDims} accepted a negative entry (overwriting it) and
+ * {@code getRank} of too few coordinates threw {@code ArrayIndexOutOfBoundsException}, not an
+ * {@code MPIException} naming the rule.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OutsideRound3Test
@@ -89,6 +102,9 @@ class OutsideRound3Test
                 case "vcoll" -> vcoll();
                 case "nbc-mixed" -> nbcMixed();
                 case "win" -> win();
+                case "inherit" -> inherit();
+                case "cart" -> cart();
+                case "dtypes" -> dtypes();
                 default -> throw new IllegalArgumentException(args[0]);
             }
             world.barrier();
@@ -687,12 +703,202 @@ class OutsideRound3Test
             }
             w.free();
         }
+        // ------------------------------------------------------------------ error handlers
+
+        @FunctionalInterface
+        interface Call
+        {
+            void run() throws MPIException;
+        }
+
+        static void returns(final String what, final int errorClass, final Call c, final String... named)
+        {
+            try
+            {
+                c.run();
+            }
+            catch (final MPIException e)
+            {
+                ok(e.getErrorClass() == errorClass, what + ": error class " + e.getErrorClass() + ", expected " + errorClass + ": "
+                    + e.getMessage());
+                for (final String n : named)
+                {
+                    ok(String.valueOf(e.getMessage()).contains(n), what + ": the error does not name '" + n + "': " + e.getMessage());
+                }
+                return;
+            }
+            catch (final RuntimeException e)
+            {
+                ok(false, what + ": threw " + e + " where the communicator's handler is ERRORS_RETURN (an MPIException)");
+            }
+            ok(false, what + ": succeeded");
+        }
+
+        /** 4 ranks: a new communicator inherits its parent's error handler (MPI 3.1 §8.3). */
+        static void inherit() throws MPIException
+        {
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            final int[] b = new int[1];
+            final Intracomm dup = world.dup();
+            returns("send to rank 9 on a dup", MPI.ERR_RANK, () -> dup.send(b, 1, MPI.INT, 9, 0), "9");
+            final Intracomm half = world.split(rank % 2, rank);
+            returns("send to rank 2 on a split of 2", MPI.ERR_RANK, () -> half.send(b, 1, MPI.INT, 2, 0), "2");
+            final Intracomm c = world.create(world.getGroup().incl(new int[] {0, 1, 2, 3}));
+            returns("recv with tag -5 on create", MPI.ERR_TAG, () -> c.recv(b, 1, MPI.INT, 0, -5), "-5");
+            final CartComm cart = world.createCart(new int[] {2, 2}, new boolean[] {false, true}, false);
+            returns("send to rank 4 on a cart", MPI.ERR_RANK, () -> cart.send(b, 1, MPI.INT, 4, 0), "4");
+            final Intercomm ic = world.createIntercomm(half, 0, rank % 2 == 0 ? 1 : 0, 5);
+            returns("send to remote rank 2 of an intercomm", MPI.ERR_RANK, () -> ic.send(b, 1, MPI.INT, 2, 0), "2");
+            final Intracomm merged = ic.merge(rank % 2 == 1);
+            returns("bcast with root 4 on a merge", MPI.ERR_ROOT, () -> merged.bcast(b, 1, MPI.INT, 4), "4");
+            // COMM_SELF keeps its own (default) handler; set to return, its errors come back too
+            MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
+            returns("send to rank 1 on COMM_SELF", MPI.ERR_RANK, () -> MPI.COMM_SELF.send(b, 1, MPI.INT, 1, 0), "1");
+            // everything still works
+            final int[] v = {rank};
+            merged.allReduce(v, 1, MPI.INT, MPI.SUM);
+            ok(v[0] == 6, "allReduce on the merged communicator " + v[0]);
+        }
+
+        // ------------------------------------------------------------------ cartesian topology
+
+        /** 6 ranks. */
+        static void cart() throws MPIException
+        {
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            final int[] d = {0, 0};
+            CartComm.createDims(6, d);
+            ok(d[0] == 3 && d[1] == 2, "createDims(6, {0,0}) = " + Arrays.toString(d));
+            final int[] d3 = {0, 3, 0};
+            CartComm.createDims(12, d3);
+            ok(Arrays.equals(d3, new int[] {2, 3, 2}), "createDims(12, {0,3,0}) = " + Arrays.toString(d3));
+            final int[] d7 = {0, 0};
+            CartComm.createDims(7, d7);
+            ok(Arrays.equals(d7, new int[] {7, 1}), "createDims(7, {0,0}) = " + Arrays.toString(d7));
+            returns("createDims(6, {4, 0})", MPI.ERR_DIMS, () -> CartComm.createDims(6, new int[] {4, 0}), "6");
+            returns("createDims(6, {-2, 0})", MPI.ERR_DIMS, () -> CartComm.createDims(6, new int[] {-2, 0}), "-2");
+            // a 3 x 2 grid, periodic in the second dimension only
+            final CartComm cart = world.createCart(new int[] {3, 2}, new boolean[] {false, true}, false);
+            final CartParms t = cart.getTopo();
+            ok(t.getDimCount() == 2 && t.getDim(0) == 3 && t.getDim(1) == 2 && !t.getPeriod(0) && t.getPeriod(1),
+                "getTopo dims/periods");
+            final int[] me = cart.getCoords(cart.getRank());
+            ok(me[0] == rank / 2 && me[1] == rank % 2 && t.getCoord(0) == me[0] && t.getCoord(1) == me[1], "coords "
+                + Arrays.toString(me));
+            ok(cart.getRank(new int[] {me[0], me[1] + 2}) == rank && cart.getRank(new int[] {me[0], me[1] - 1}) == cart.getRank(
+                new int[] {me[0], 1 - me[1]}), "periodic getRank does not wrap");
+            returns("getRank outside the non-periodic dimension", MPI.ERR_ARG, () -> cart.getRank(new int[] {3, 0}), "3");
+            returns("getRank with one coordinate on a 2-D grid", MPI.ERR_ARG, () -> cart.getRank(new int[] {1}), "1");
+            returns("getCoords of rank 6", MPI.ERR_RANK, () -> cart.getCoords(6), "6");
+            // shift by -2 along the non-periodic dimension: PROC_NULL where it leaves the grid
+            final ShiftParms s = cart.shift(0, -2);
+            ok(s.getRankDest() == (me[0] >= 2 ? rank - 4 : MPI.PROC_NULL) && s.getRankSource() == (me[0] < 1 ? rank + 4
+                : MPI.PROC_NULL), "shift(0,-2) at " + Arrays.toString(me) + ": source " + s.getRankSource() + " dest "
+                    + s.getRankDest());
+            final ShiftParms p = cart.shift(1, 3);
+            ok(p.getRankDest() == cart.getRank(new int[] {me[0], me[1] + 1}) && p.getRankSource() == p.getRankDest(),
+                "periodic shift(1,3)");
+            // a halo exchange along dimension 0 with sendRecv and PROC_NULL at the edges
+            final ShiftParms up = cart.shift(0, 1);
+            final int[] got = {-1};
+            final Status st = cart.sendRecv(new int[] {rank}, 1, MPI.INT, up.getRankDest(), 3, got, 1, MPI.INT,
+                up.getRankSource(), 3);
+            ok(up.getRankSource() == MPI.PROC_NULL ? got[0] == -1 && st.getSource() == MPI.PROC_NULL
+                : got[0] == up.getRankSource(), "halo got " + got[0]);
+            // sub-grids: rows (keep dimension 1)
+            final CartComm row = cart.sub(new boolean[] {false, true});
+            ok(row.getSize() == 2 && row.getRank() == me[1], "sub row rank " + row.getRank());
+            final int[] sum = {rank};
+            row.allReduce(sum, 1, MPI.INT, MPI.SUM);
+            ok(sum[0] == 2 * (rank / 2) * 2 + 1, "row sum " + sum[0]);
+            // a grid smaller than the communicator: the extra ranks get COMM_NULL
+            final CartComm small = world.createCart(new int[] {2, 2}, new boolean[] {true, true}, false);
+            ok(rank < 4 ? small != null && !small.isNull() && small.getSize() == 4 : small == null || small.isNull(),
+                "createCart 2x2 of 6 at rank " + rank);
+            returns("createCart 4x2 of 6", MPI.ERR_DIMS, () -> world.createCart(new int[] {4, 2}, new boolean[] {false, false},
+                false), "8");
+        }
+
+        // ------------------------------------------------------------------ derived datatypes
+
+        /** 2 ranks. */
+        static void dtypes() throws MPIException
+        {
+            final int peer = 1 - rank;
+            // a vector of 2 blocks of 2 with stride 3: size 4, extent 5 (ints), so count 2 starts the second at 5
+            final Datatype v = Datatype.createVector(2, 2, 3, MPI.INT);
+            v.commit();
+            ok(v.getSize() == 4 && v.getExtent() == 5 && v.getTrueExtent() == 5 && v.getLb() == 0, "vector size " + v.getSize()
+                + " extent " + v.getExtent());
+            final int[] src = new int[12];
+            for (int i = 0; i < src.length; i++)
+            {
+                src[i] = 100 * rank + i;
+            }
+            final int[] dst = new int[8];
+            final Status s = world.sendRecv(src, 2, v, peer, 1, dst, 8, MPI.INT, peer, 1);
+            ok(s.getCount(MPI.INT) == 8 && s.getCount(v) == 2 && s.getElements(v) == 8, "vector count " + s.getCount(v));
+            final int o = 100 * peer;
+            ok(Arrays.equals(dst, new int[] {o, o + 1, o + 3, o + 4, o + 5, o + 6, o + 8, o + 9}), "2 vectors sent as "
+                + Arrays.toString(dst));
+            // resized to an extent of 1 int: count 3 of it starts at 0, 1, 2 (overlapping reads are legal for sends)
+            final Datatype r = Datatype.createResized(v, 0, 1);
+            r.commit();
+            ok(r.getExtent() == 1 && r.getSize() == 4 && r.getTrueExtent() == 5, "resized extent " + r.getExtent() + " true "
+                + r.getTrueExtent());
+            final int[] d2 = new int[12];
+            world.sendRecv(src, 3, r, peer, 2, d2, 12, MPI.INT, peer, 2);
+            ok(Arrays.equals(d2, new int[] {o, o + 1, o + 3, o + 4, o + 1, o + 2, o + 4, o + 5, o + 2, o + 3, o + 5, o + 6}),
+                "3 resized vectors sent as " + Arrays.toString(d2));
+            // indexed receive: blocks in reverse order
+            final Datatype ix = Datatype.createIndexed(new int[] {1, 2, 3}, new int[] {7, 3, 0}, MPI.INT);
+            ix.commit();
+            ok(ix.getSize() == 6 && ix.getExtent() == 8 && ix.getLb() == 0, "indexed size " + ix.getSize() + " extent "
+                + ix.getExtent());
+            final int[] d3 = new int[9];
+            Arrays.fill(d3, -1);
+            world.sendRecv(new int[] {10, 11, 12, 13, 14, 15}, 6, MPI.INT, peer, 3, d3, 1, ix, peer, 3);
+            ok(Arrays.equals(d3, new int[] {13, 14, 15, 11, 12, -1, -1, 10, -1}), "indexed receive " + Arrays.toString(d3));
+            // hindexed in bytes and indexed block
+            final Datatype hx = Datatype.createHIndexed(new int[] {1, 1}, new int[] {8, 0}, MPI.INT);
+            hx.commit();
+            final int[] d4 = new int[4];
+            world.sendRecv(new int[] {7, 8}, 2, MPI.INT, peer, 4, d4, 1, hx, peer, 4);
+            ok(d4[2] == 7 && d4[0] == 8, "hindexed receive " + Arrays.toString(d4));
+            final Datatype ib = Datatype.createIndexedBlock(2, new int[] {4, 0}, MPI.INT);
+            ib.commit();
+            final int[] d5 = new int[6];
+            world.sendRecv(new int[] {1, 2, 3, 4}, 4, MPI.INT, peer, 5, d5, 1, ib, peer, 5);
+            ok(Arrays.equals(d5, new int[] {3, 4, 0, 0, 1, 2}), "indexed block receive " + Arrays.toString(d5));
+            // a resized column type scattered: the classic matrix-column scatter (root 0, 2 ranks, 4x2 matrix)
+            final Datatype col = Datatype.createVector(4, 1, 2, MPI.INT);
+            col.commit();
+            final Datatype col1 = Datatype.createResized(col, 0, 1);
+            col1.commit();
+            final int[] m = {0, 1, 10, 11, 20, 21, 30, 31};
+            final int[] mine = new int[4];
+            world.scatter(m, 1, col1, mine, 4, MPI.INT, 0);
+            ok(Arrays.equals(mine, new int[] {rank, 10 + rank, 20 + rank, 30 + rank}), "column scatter " + Arrays.toString(mine));
+            // and gathered back into columns
+            final int[] back = new int[8];
+            world.gather(mine, 4, MPI.INT, back, 1, col1, 0);
+            if (rank == 0)
+            {
+                ok(Arrays.equals(back, m), "column gather " + Arrays.toString(back));
+            }
+            // a dup keeps the layout; a freed type is refused
+            final Datatype vd = v.dup();
+            final int[] d6 = new int[4];
+            world.sendRecv(src, 1, vd, peer, 6, d6, 4, MPI.INT, peer, 6);
+            ok(Arrays.equals(d6, new int[] {o, o + 1, o + 3, o + 4}), "dup of vector " + Arrays.toString(d6));
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
     @CsvSource({"sendrecv, 3, 3", "sendrecv, 4, 2", "mprobe, 3, 3", "mprobe, 3, 1", "order, 3, 3", "order, 4, 2", "truncate, 2, 2",
         "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
-        "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2"})
+        "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2", "inherit, 4, 4", "inherit, 4, 2", "cart, 6, 6", "cart, 6, 2", "dtypes, 2, 2",
+        "dtypes, 2, 1"})
     void shouldConform(final String scenario, final int n, final int nodes)
     {
         Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
