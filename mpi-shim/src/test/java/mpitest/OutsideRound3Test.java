@@ -66,6 +66,10 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * <li>{@code dtypes}: vector count 2 (extent, not size, between elements), resized vectors
  * overlapping, indexed/hindexed/indexed-block receives, the resized-column scatter and gather,
  * {@code dup}.</li>
+ * <li>{@code ops}: LXOR/LAND over booleans, BXOR over longs (high bits), PROD of floats at the last
+ * rank, MINLOC/MAXLOC ties over {@code MPI_2INT} pairs (lowest index wins), ERR_OP for BXOR over
+ * doubles;</li>
+ * <li>{@code win-rmw}: get-flush-put increments under exclusive locks lose no update.</li>
  * </ul>
  *
  * <p>Defects found and fixed: a message matched by {@code mProbe}/{@code imProbe} stayed matchable, so
@@ -105,6 +109,8 @@ class OutsideRound3Test
                 case "inherit" -> inherit();
                 case "cart" -> cart();
                 case "dtypes" -> dtypes();
+                case "ops" -> ops();
+                case "win-rmw" -> winRmw();
                 default -> throw new IllegalArgumentException(args[0]);
             }
             world.barrier();
@@ -892,13 +898,123 @@ class OutsideRound3Test
             world.sendRecv(src, 1, vd, peer, 6, d6, 4, MPI.INT, peer, 6);
             ok(Arrays.equals(d6, new int[] {o, o + 1, o + 3, o + 4}), "dup of vector " + Arrays.toString(d6));
         }
+
+        // ------------------------------------------------------------------ predefined operations
+
+        static void ops() throws MPIException
+        {
+            // logical xor over booleans: true where an odd number of ranks hold true
+            final boolean[] b = new boolean[5];
+            for (int i = 0; i < 5; i++)
+            {
+                b[i] = (rank + i) % 3 == 0;
+            }
+            final boolean[] x = new boolean[5];
+            world.allReduce(b, x, 5, MPI.BOOLEAN, MPI.LXOR);
+            final boolean[] land = new boolean[5];
+            world.allReduce(b, land, 5, MPI.BOOLEAN, MPI.LAND);
+            for (int i = 0; i < 5; i++)
+            {
+                int n = 0;
+                for (int r = 0; r < size; r++)
+                {
+                    n += (r + i) % 3 == 0 ? 1 : 0;
+                }
+                ok(x[i] == (n % 2 == 1), "LXOR [" + i + "] = " + x[i] + " with " + n + " true");
+                ok(land[i] == (n == size), "LAND [" + i + "] = " + land[i]);
+            }
+            // bitwise xor and or over longs, the high bits included
+            final long[] l = {1L << (40 + rank), -1L ^ (1L << rank), rank};
+            final long[] lx = new long[3];
+            world.allReduce(l, lx, 3, MPI.LONG, MPI.BXOR);
+            long w0 = 0;
+            long w1 = 0;
+            long w2 = 0;
+            for (int r = 0; r < size; r++)
+            {
+                w0 ^= 1L << (40 + r);
+                w1 ^= -1L ^ (1L << r);
+                w2 ^= r;
+            }
+            ok(lx[0] == w0 && lx[1] == w1 && lx[2] == w2, "BXOR " + Arrays.toString(lx));
+            // product of floats at a non-zero root
+            final float[] f = {rank + 1f, 0.5f, -1f};
+            final float[] fp = new float[3];
+            world.reduce(f, fp, 3, MPI.FLOAT, MPI.PROD, size - 1);
+            if (rank == size - 1)
+            {
+                float fact = 1f;
+                for (int r = 1; r <= size; r++)
+                {
+                    fact *= r;
+                }
+                ok(fp[0] == fact && fp[1] == (float)Math.pow(0.5, size) && fp[2] == (size % 2 == 0 ? 1f : -1f), "PROD "
+                    + Arrays.toString(fp));
+            }
+            // MINLOC with ties: the lowest index wins; MAXLOC likewise (pairs in a ByteBuffer, as the bindings have MPI_2INT)
+            final int[][] pairs = {{rank % 2, rank * 10}, {7, size - rank}};
+            final java.nio.ByteBuffer in = MPI.newByteBuffer(2 * MPI.int2.getExtent());
+            for (int k = 0; k < 2; k++)
+            {
+                final mpi.Int2.Data d = MPI.int2.getData(in, k);
+                d.putValue(pairs[k][0]);
+                d.putIndex(pairs[k][1]);
+            }
+            final java.nio.ByteBuffer lo = MPI.newByteBuffer(2 * MPI.int2.getExtent());
+            world.allReduce(in, lo, 2, MPI.INT2, MPI.MINLOC);
+            final mpi.Int2.Data lo0 = MPI.int2.getData(lo, 0);
+            final mpi.Int2.Data lo1 = MPI.int2.getData(lo, 1);
+            ok(lo0.getValue() == 0 && lo0.getIndex() == 0 && lo1.getValue() == 7 && lo1.getIndex() == 1, "MINLOC (" + lo0.getValue()
+                + ", " + lo0.getIndex() + "), (" + lo1.getValue() + ", " + lo1.getIndex() + "), expected (0, 0), (7, 1)");
+            final java.nio.ByteBuffer hi = MPI.newByteBuffer(2 * MPI.int2.getExtent());
+            world.allReduce(in, hi, 2, MPI.INT2, MPI.MAXLOC);
+            final mpi.Int2.Data hi0 = MPI.int2.getData(hi, 0);
+            final mpi.Int2.Data hi1 = MPI.int2.getData(hi, 1);
+            ok(hi0.getValue() == (size > 1 ? 1 : 0) && hi0.getIndex() == (size > 1 ? 10 : 0) && hi1.getValue() == 7
+                && hi1.getIndex() == 1, "MAXLOC (" + hi0.getValue() + ", " + hi0.getIndex() + "), (" + hi1.getValue() + ", "
+                    + hi1.getIndex() + ") (ties go to the lowest index)");
+            // an operator that does not fit the type
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            returns("BXOR over doubles", MPI.ERR_OP, () -> world.allReduce(new double[1], new double[1], 1, MPI.DOUBLE, MPI.BXOR),
+                "BXOR");
+        }
+
+        // ------------------------------------------------------------------ RMA read-modify-write under an exclusive lock
+
+        static void winRmw() throws MPIException
+        {
+            final IntBuffer mem = MPI.newIntBuffer(4);
+            final Win w = new Win(mem, 4, 1, MPI.INFO_NULL, world);
+            world.barrier();
+            final IntBuffer cur = MPI.newIntBuffer(1);
+            final IntBuffer next = MPI.newIntBuffer(1);
+            for (int k = 0; k < 5; k++)
+            {
+                // get, then put the value + 1: exclusive locks make the increments atomic
+                w.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                w.get(cur, 1, MPI.INT, 0, 2, 1, MPI.INT);
+                w.flush(0);
+                next.put(0, cur.get(0) + 1);
+                w.put(next, 1, MPI.INT, 0, 2, 1, MPI.INT);
+                w.unlock(0);
+            }
+            world.barrier();
+            if (rank == 0)
+            {
+                w.lock(MPI.LOCK_SHARED, 0, 0);
+                final int v = mem.get(2);
+                w.unlock(0);
+                ok(v == 5 * size, "counter after " + 5 * size + " locked increments: " + v + " (a lost update)");
+            }
+            w.free();
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
     @CsvSource({"sendrecv, 3, 3", "sendrecv, 4, 2", "mprobe, 3, 3", "mprobe, 3, 1", "order, 3, 3", "order, 4, 2", "truncate, 2, 2",
         "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
         "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2", "inherit, 4, 4", "inherit, 4, 2", "cart, 6, 6", "cart, 6, 2", "dtypes, 2, 2",
-        "dtypes, 2, 1"})
+        "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1"})
     void shouldConform(final String scenario, final int n, final int nodes)
     {
         Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
