@@ -544,10 +544,30 @@ public class Request implements Freeable
     public static Status[] waitAllStatus(final Request[] requests) throws MPIException
     {
         final Status[] s = new Status[requests.length];
+        MPIException failed = null;
+        int failedAt = -1;
         for (int i = 0; i < requests.length; i++)
         {
-            s[i] = inactive(requests[i]) ? Status.empty() : requests[i].waitStatus();
+            // every request completes, whatever another's outcome (MPI 3.1 §3.7.5)
+            try
+            {
+                s[i] = inactive(requests[i]) ? Status.empty() : requests[i].waitStatus();
+            }
+            catch (final MPIException e)
+            {
+                s[i] = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, e.getErrorClass(), false, 0);
+                if (failed == null)
+                {
+                    failed = e;
+                    failedAt = i;
+                }
+            }
             s[i].index = i;
+        }
+        if (failed != null)
+        {
+            throw new MPIException(MPI.ERR_IN_STATUS, "waitAll: request " + failedAt + " failed (error class "
+                + failed.getErrorClass() + "): " + failed.getMessage() + "; every other request completed (MPI_ERR_IN_STATUS)");
         }
         return s;
     }

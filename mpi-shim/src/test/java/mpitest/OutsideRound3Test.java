@@ -70,6 +70,7 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * rank, MINLOC/MAXLOC ties over {@code MPI_2INT} pairs (lowest index wins), ERR_OP for BXOR over
  * doubles;</li>
  * <li>{@code win-rmw}: get-flush-put increments under exclusive locks lose no update.</li>
+ * <li>{@code waitall-error}: {@code waitAll} over receives one of which is truncated.</li>
  * </ul>
  *
  * <p>Defects found and fixed: a message matched by {@code mProbe}/{@code imProbe} stayed matchable, so
@@ -78,7 +79,10 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * ({@code MPI_ERR_TRUNCATE} at the receiver) never completed at its sender (the job deadlocked, fixed
  * in Tports); {@code CartComm.createDims} accepted a negative entry (overwriting it) and
  * {@code getRank} of too few coordinates threw {@code ArrayIndexOutOfBoundsException}, not an
- * {@code MPIException} naming the rule.
+ * {@code MPIException} naming the rule; {@code Request.waitAll} stopped at the first failed request,
+ * throwing its own class (MPI_ERR_TRUNCATE) and leaving the requests after it uncompleted — their data
+ * not delivered into the program's buffers — where MPI_WAITALL completes every request and reports
+ * MPI_ERR_IN_STATUS.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OutsideRound3Test
@@ -111,6 +115,7 @@ class OutsideRound3Test
                 case "dtypes" -> dtypes();
                 case "ops" -> ops();
                 case "win-rmw" -> winRmw();
+                case "waitall-error" -> waitAllError();
                 default -> throw new IllegalArgumentException(args[0]);
             }
             world.barrier();
@@ -1008,13 +1013,55 @@ class OutsideRound3Test
             }
             w.free();
         }
+
+        // ------------------------------------------------------------------ a failed request among several
+
+        /**
+         * 2 ranks: MPI_WAITALL completes every request and reports a failure among them as
+         * MPI_ERR_IN_STATUS (MPI 3.1 §3.7.5), so the requests that succeeded have delivered their
+         * data when the exception reaches the program.
+         */
+        static void waitAllError() throws MPIException
+        {
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            if (rank == 0)
+            {
+                world.send(new int[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9}, 10, MPI.INT, 1, 1);
+                world.send(new int[] {1, 2, 3}, 3, MPI.INT, 1, 2);
+                world.send(new int[] {4, 5, 6}, 3, MPI.INT, 1, 3);
+                world.send(new int[] {7}, 1, MPI.INT, 1, 4);
+            }
+            else
+            {
+                final int[] b2 = new int[3];
+                final int[] b3 = new int[3];
+                final Request[] rs = {world.iRecv(b2, 3, MPI.INT, 0, 2), world.iRecv(new int[5], 5, MPI.INT, 0, 1),
+                    world.iRecv(b3, 3, MPI.INT, 0, 3)};
+                try
+                {
+                    Request.waitAll(rs);
+                    ok(false, "waitAll with a truncated receive succeeded");
+                }
+                catch (final MPIException e)
+                {
+                    ok(e.getErrorClass() == MPI.ERR_IN_STATUS, "waitAll with a truncated receive: class " + e.getErrorClass()
+                        + ", expected MPI_ERR_IN_STATUS (" + MPI.ERR_IN_STATUS + "): " + e.getMessage());
+                }
+                ok(Arrays.equals(b2, new int[] {1, 2, 3}) && Arrays.equals(b3, new int[] {4, 5, 6}), "after waitAll the "
+                    + "receives that succeeded hold " + Arrays.toString(b2) + " and " + Arrays.toString(b3));
+                ok(rs[0].isNull() && rs[2].isNull(), "waitAll left a request that succeeded active");
+                final int[] one = new int[1];
+                world.recv(one, 1, MPI.INT, 0, 4);
+                ok(one[0] == 7, "the next message " + one[0]);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
     @CsvSource({"sendrecv, 3, 3", "sendrecv, 4, 2", "mprobe, 3, 3", "mprobe, 3, 1", "order, 3, 3", "order, 4, 2", "truncate, 2, 2",
         "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
         "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2", "inherit, 4, 4", "inherit, 4, 2", "cart, 6, 6", "cart, 6, 2", "dtypes, 2, 2",
-        "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1"})
+        "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1", "waitall-error, 2, 2", "waitall-error, 2, 1"})
     void shouldConform(final String scenario, final int n, final int nodes)
     {
         Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
