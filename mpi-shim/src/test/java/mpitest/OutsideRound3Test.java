@@ -1070,7 +1070,8 @@ class OutsideRound3Test
 
     /** The same programs with link CRC errors ({@code crcErrorRate}): nothing lost, duplicated or reordered. */
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes, crcErrorRate {3}")
-    @CsvSource({"order, 3, 3, 0.1", "mprobe, 3, 3, 0.1", "sendrecv, 4, 4, 0.2", "win, 3, 3, 0.1", "nbc-mixed, 4, 4, 0.1"})
+    @CsvSource({"order, 3, 3, 0.1", "mprobe, 3, 3, 0.1", "sendrecv, 4, 4, 0.2", "win, 3, 3, 0.1", "nbc-mixed, 4, 4, 0.1",
+        "truncate, 2, 2, 0.2", "vcoll, 5, 3, 0.1", "intercomm, 5, 5, 0.1", "dtypes, 2, 2, 0.2", "win-rmw, 4, 4, 0.1", "groups, 6, 6, 0.05"})
     void shouldConformWithLinkErrors(final String scenario, final int n, final int nodes, final double crc)
     {
         final PlatformProfile p = PlatformProfile.pentium3He();

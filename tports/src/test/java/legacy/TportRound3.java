@@ -35,6 +35,9 @@ import org.qsnet.tports.Tport;
  * <li>{@code sizes}: every size around the inline limit and the 320-byte slot (0..330 and a few
  * bigger), alternately synchronous, all with one tag, received in posting order with every byte
  * checked; run with link CRC errors.</li>
+ * <li>{@code posting-order}: a message goes to the first posted receive it matches, whatever the
+ * criteria of the receives posted after (a wildcard receive posted first takes the message an exact
+ * receive posted second also matches), small and big, posted before and after arrival.</li>
  * </ul>
  */
 public final class TportRound3
@@ -67,6 +70,7 @@ public final class TportRound3
             case "masks" -> masks();
             case "sync" -> sync();
             case "sizes" -> sizes();
+            case "posting-order" -> postingOrder();
             default -> throw new IllegalArgumentException(args[0]);
         }
         elan_gsync(base.allGroup);
@@ -339,6 +343,60 @@ public final class TportRound3
         for (final ElanEvent e : tx)
         {
             elan_tportTxWait(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ first posted receive wins
+
+    static final int[] PO_SIZES = {16, 100_000};
+
+    /** 2 ranks: rank 1 sends two messages of tag 5 per size; rank 0 posts a wildcard then an exact receive. */
+    static void postingOrder()
+    {
+        for (int k = 0; k < PO_SIZES.length; k++)
+        {
+            final int len = PO_SIZES[k];
+            for (final boolean postFirst : new boolean[] {true, false})
+            {
+                final int round = k * 2 + (postFirst ? 0 : 1);
+                if (me == 1)
+                {
+                    elan_gsync(base.allGroup);
+                    final ElanEvent a = elan_tportTxStart(tp, 0, 0, me, 5, filled(10 * round + 1, len), len);
+                    final ElanEvent b = elan_tportTxStart(tp, 0, 0, me, 5, filled(10 * round + 2, len), len);
+                    elan_tportTxWait(a);
+                    elan_tportTxWait(b);
+                    elan_gsync(base.allGroup);
+                    continue;
+                }
+                if (me != 0)
+                {
+                    elan_gsync(base.allGroup);
+                    elan_gsync(base.allGroup);
+                    continue;
+                }
+                final long any = elan_allocMain(base.state, 64, len);
+                final long exact = elan_allocMain(base.state, 64, len);
+                ElanEvent rAny = null;
+                ElanEvent rExact = null;
+                if (postFirst)
+                {
+                    rAny = elan_tportRxStart(tp, 0, 0, 0, 0, 0, any, len);
+                    rExact = elan_tportRxStart(tp, 0, -1, 1, -1, 5, exact, len);
+                }
+                elan_gsync(base.allGroup);
+                if (!postFirst)
+                {
+                    compute(300_000); // both messages have arrived, unexpected
+                    rAny = elan_tportRxStart(tp, 0, 0, 0, 0, 0, any, len);
+                    rExact = elan_tportRxStart(tp, 0, -1, 1, -1, 5, exact, len);
+                }
+                final long dAny = elan_tportRxWait(rAny, null, null, null);
+                final long dExact = elan_tportRxWait(rExact, null, null, null);
+                checkData(dAny, 1, 10 * round + 1, len);
+                checkData(dExact, 1, 10 * round + 2, len);
+                elan_gsync(base.allGroup);
+            }
         }
     }
 }

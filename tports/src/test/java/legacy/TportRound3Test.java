@@ -77,4 +77,11 @@ class TportRound3Test
     {
         run(profile(crc), procs, nodes, "sizes");
     }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"2, 2", "2, 1", "3, 3"})
+    void shouldGiveAMessageToTheFirstPostedReceiveItMatches(final int procs, final int nodes)
+    {
+        run(profile(0), procs, nodes, "posting-order");
+    }
 }
