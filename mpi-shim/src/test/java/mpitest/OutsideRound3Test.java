@@ -116,6 +116,7 @@ class OutsideRound3Test
                 case "ops" -> ops();
                 case "win-rmw" -> winRmw();
                 case "waitall-error" -> waitAllError();
+                case "inplace" -> inPlace();
                 default -> throw new IllegalArgumentException(args[0]);
             }
             world.barrier();
@@ -1055,13 +1056,156 @@ class OutsideRound3Test
                 ok(one[0] == 7, "the next message " + one[0]);
             }
         }
+
+        // ------------------------------------------------------------------ MPI_IN_PLACE forms
+
+        /** The bindings' one-buffer overloads are MPI_IN_PLACE: each rank's part is already where the result puts it. */
+        static void inPlace() throws MPIException
+        {
+            final int root = size - 1;
+            // allGather: rank r's 2 ints at [2r, 2r+1]
+            final int[] ag = new int[2 * size];
+            Arrays.fill(ag, -1);
+            ag[2 * rank] = rank * 10;
+            ag[2 * rank + 1] = rank * 10 + 1;
+            world.allGather(ag, 2, MPI.INT);
+            for (int r = 0; r < size; r++)
+            {
+                ok(ag[2 * r] == r * 10 && ag[2 * r + 1] == r * 10 + 1, "allGather in place [" + r + "] " + Arrays.toString(ag));
+            }
+            // allGatherv: rank r's r+1 ints at displacement (size - 1 - r) * size, reversed with gaps
+            final int[] cnt = new int[size];
+            final int[] disp = new int[size];
+            for (int r = 0; r < size; r++)
+            {
+                cnt[r] = r + 1;
+                disp[r] = (size - 1 - r) * (size + 1);
+            }
+            final int[] agv = new int[size * (size + 1)];
+            Arrays.fill(agv, -1);
+            for (int i = 0; i <= rank; i++)
+            {
+                agv[disp[rank] + i] = rank * 100 + i;
+            }
+            world.allGatherv(agv, cnt, disp, MPI.INT);
+            for (int r = 0; r < size; r++)
+            {
+                for (int i = 0; i <= r; i++)
+                {
+                    ok(agv[disp[r] + i] == r * 100 + i, "allGatherv in place from " + r + " [" + i + "] = " + agv[disp[r] + i]);
+                }
+                ok(agv[disp[r] + r + 1] == -1, "allGatherv in place wrote into a gap");
+            }
+            // gather at a non-zero root: the root's part already at [root]; the others send their [0]
+            final int[] g = new int[size];
+            Arrays.fill(g, -1);
+            g[rank == root ? root : 0] = 500 + rank;
+            world.gather(g, 1, MPI.INT, root);
+            if (rank == root)
+            {
+                for (int r = 0; r < size; r++)
+                {
+                    ok(g[r] == 500 + r, "gather in place [" + r + "] = " + g[r]);
+                }
+            }
+            // scatter from the root: its own part stays; the others receive into [0]
+            final int[] sc = new int[size];
+            if (rank == root)
+            {
+                for (int r = 0; r < size; r++)
+                {
+                    sc[r] = 700 + r;
+                }
+            }
+            world.scatter(sc, 1, MPI.INT, root);
+            ok(sc[rank == root ? root : 0] == 700 + rank, "scatter in place got " + Arrays.toString(sc));
+            // gatherv: the root in place at displs[root]; the others with the send form
+            if (rank == root)
+            {
+                final int[] gv = new int[size * (size + 1)];
+                Arrays.fill(gv, -1);
+                for (int i = 0; i <= root; i++)
+                {
+                    gv[disp[root] + i] = 900 + root * 10 + i;
+                }
+                world.gatherv(gv, cnt, disp, MPI.INT, root);
+                for (int r = 0; r < size; r++)
+                {
+                    for (int i = 0; i <= r; i++)
+                    {
+                        ok(gv[disp[r] + i] == 900 + r * 10 + i, "gatherv in place from " + r + " [" + i + "] = " + gv[disp[r] + i]);
+                    }
+                }
+            }
+            else
+            {
+                final int[] mine = new int[rank + 1];
+                for (int i = 0; i <= rank; i++)
+                {
+                    mine[i] = 900 + rank * 10 + i;
+                }
+                world.gatherv(mine, rank + 1, MPI.INT, root);
+            }
+            // reduce and allReduce in place
+            final long[] red = {rank, 1L << rank};
+            world.reduce(red, 2, MPI.LONG, MPI.SUM, root);
+            if (rank == root)
+            {
+                ok(red[0] == size * (size - 1) / 2 && red[1] == (1L << size) - 1, "reduce in place " + Arrays.toString(red));
+            }
+            final double[] ar = {rank, -rank};
+            world.allReduce(ar, 2, MPI.DOUBLE, MPI.MAX);
+            ok(ar[0] == size - 1 && ar[1] == 0, "allReduce in place " + Arrays.toString(ar));
+            // reduceScatter in place: the whole vector in, my block at the start
+            final int[] counts = new int[size];
+            int total = 0;
+            for (int r = 0; r < size; r++)
+            {
+                counts[r] = (r % 2) + 1;
+                total += counts[r];
+            }
+            final int[] rs = new int[total];
+            for (int i = 0; i < total; i++)
+            {
+                rs[i] = i + rank;
+            }
+            world.reduceScatter(rs, counts, MPI.INT, MPI.SUM);
+            int first = 0;
+            for (int r = 0; r < rank; r++)
+            {
+                first += counts[r];
+            }
+            for (int k = 0; k < counts[rank]; k++)
+            {
+                ok(rs[k] == size * (first + k) + size * (size - 1) / 2, "reduceScatter in place [" + k + "] = " + rs[k]);
+            }
+            final int[] rsb = new int[2 * size];
+            for (int i = 0; i < rsb.length; i++)
+            {
+                rsb[i] = i * rank;
+            }
+            world.reduceScatterBlock(rsb, 2, MPI.INT, MPI.SUM);
+            final int tri = size * (size - 1) / 2;
+            ok(rsb[0] == 2 * rank * tri && rsb[1] == (2 * rank + 1) * tri, "reduceScatterBlock in place " + rsb[0] + ", " + rsb[1]);
+            // scan and exScan in place
+            final int[] sn = {rank + 1};
+            world.scan(sn, 1, MPI.INT, MPI.SUM);
+            ok(sn[0] == (rank + 1) * (rank + 2) / 2, "scan in place " + sn[0]);
+            final int[] ex = {rank + 1};
+            world.exScan(ex, 1, MPI.INT, MPI.SUM);
+            if (rank > 0)
+            {
+                ok(ex[0] == rank * (rank + 1) / 2, "exScan in place " + ex[0]);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
     @CsvSource({"sendrecv, 3, 3", "sendrecv, 4, 2", "mprobe, 3, 3", "mprobe, 3, 1", "order, 3, 3", "order, 4, 2", "truncate, 2, 2",
         "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
         "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2", "inherit, 4, 4", "inherit, 4, 2", "cart, 6, 6", "cart, 6, 2", "dtypes, 2, 2",
-        "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1", "waitall-error, 2, 2", "waitall-error, 2, 1"})
+        "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1", "waitall-error, 2, 2", "waitall-error, 2, 1", "inplace, 4, 4",
+        "inplace, 3, 1", "inplace, 5, 2"})
     void shouldConform(final String scenario, final int n, final int nodes)
     {
         Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
