@@ -5,6 +5,7 @@ import static org.qsnet.elan.Elanlib.elan_baseInit;
 import static org.qsnet.elan.Elanlib.elan_clock;
 import static org.qsnet.elan.Elanlib.elan_gallocQueue;
 import static org.qsnet.elan.Elanlib.elan_gsync;
+import static org.qsnet.tports.Tports.ELAN_TPORT_RXPROBE;
 import static org.qsnet.tports.Tports.ELAN_TPORT_TXSYNC;
 import static org.qsnet.tports.Tports.elan_tportGetStats;
 import static org.qsnet.tports.Tports.elan_tportInit;
@@ -38,6 +39,8 @@ import org.qsnet.tports.Tport;
  * <li>{@code posting-order}: a message goes to the first posted receive it matches, whatever the
  * criteria of the receives posted after (a wildcard receive posted first takes the message an exact
  * receive posted second also matches), small and big, posted before and after arrival.</li>
+ * <li>{@code probe-sync}: an {@code ELAN_TPORT_RXPROBE} that sees a {@code TXSYNC} message is not a
+ * match: the sender is not done until the real receive.</li>
  * </ul>
  */
 public final class TportRound3
@@ -71,6 +74,7 @@ public final class TportRound3
             case "sync" -> sync();
             case "sizes" -> sizes();
             case "posting-order" -> postingOrder();
+            case "probe-sync" -> probeSync();
             default -> throw new IllegalArgumentException(args[0]);
         }
         elan_gsync(base.allGroup);
@@ -396,6 +400,46 @@ public final class TportRound3
                 checkData(dAny, 1, 10 * round + 1, len);
                 checkData(dExact, 1, 10 * round + 2, len);
                 elan_gsync(base.allGroup);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ a probe is not a match
+
+    static final int[] PS_SIZES = {200, 500_000};
+
+    /** 2 ranks. */
+    static void probeSync()
+    {
+        for (int k = 0; k < PS_SIZES.length; k++)
+        {
+            final int len = PS_SIZES[k];
+            elan_gsync(base.allGroup);
+            if (me == 1)
+            {
+                final long t0 = elan_clock(base.state);
+                final ElanEvent tx = elan_tportTxStart(tp, ELAN_TPORT_TXSYNC, 0, me, 80 + k, filled(k, len), len);
+                while (elan_clock(base.state) - t0 < 800_000)
+                {
+                    check(!elan_tportTxDone(tx), "TXSYNC of " + len + " B done at " + (elan_clock(base.state) - t0)
+                        + " ns, after the receiver's RXPROBE but before its receive (posted at 1 ms)");
+                }
+                elan_tportTxWait(tx);
+            }
+            else if (me == 0)
+            {
+                final long t0 = elan_clock(base.state);
+                final long small = elan_allocMain(base.state, 64, 64);
+                final long[] size = new long[1];
+                elan_tportRxWait(elan_tportRxStart(tp, ELAN_TPORT_RXPROBE, -1, 1, -1, 80 + k, small, 64), null, null, size);
+                check(size[0] == len, "RXPROBE saw " + size[0] + " B");
+                while (elan_clock(base.state) - t0 < 1_000_000)
+                {
+                    // compute
+                }
+                final long buf = elan_allocMain(base.state, 64, len);
+                final long d = elan_tportRxWait(elan_tportRxStart(tp, 0, -1, 1, -1, 80 + k, buf, len), null, null, null);
+                checkData(d, 1, k, len);
             }
         }
     }

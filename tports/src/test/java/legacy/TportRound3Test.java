@@ -84,4 +84,11 @@ class TportRound3Test
     {
         run(profile(0), procs, nodes, "posting-order");
     }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"2, 2", "2, 1"})
+    void shouldNotCountAProbeAsTheMatchOfASynchronousSend(final int procs, final int nodes)
+    {
+        run(profile(0), procs, nodes, "probe-sync");
+    }
 }
