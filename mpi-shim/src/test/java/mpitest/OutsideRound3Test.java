@@ -117,6 +117,7 @@ class OutsideRound3Test
                 case "win-rmw" -> winRmw();
                 case "waitall-error" -> waitAllError();
                 case "inplace" -> inPlace();
+                case "self" -> self();
                 default -> throw new IllegalArgumentException(args[0]);
             }
             world.barrier();
@@ -1198,6 +1199,57 @@ class OutsideRound3Test
                 ok(ex[0] == rank * (rank + 1) / 2, "exScan in place " + ex[0]);
             }
         }
+
+        // ------------------------------------------------------------------ messages to oneself and COMM_SELF
+
+        static void self() throws MPIException
+        {
+            // a 3 MB receive posted first, then the send to self; then the reverse order for 3 MB and 10 B
+            final double[] big = new double[400_000];
+            final double[] out = new double[400_000];
+            for (int i = 0; i < out.length; i++)
+            {
+                out[i] = rank + i * 0.5;
+            }
+            final Request r = world.iRecv(big, big.length, MPI.DOUBLE, rank, 1);
+            world.send(out, out.length, MPI.DOUBLE, rank, 1);
+            final Status s = r.waitStatus();
+            ok(s.getSource() == rank && s.getCount(MPI.DOUBLE) == 400_000 && big[399_999] == out[399_999], "3 MB to self " + s);
+            final Request q = world.iSend(out, out.length, MPI.DOUBLE, rank, 2);
+            final double[] b2 = new double[400_000];
+            world.recv(b2, b2.length, MPI.DOUBLE, MPI.ANY_SOURCE, 2);
+            q.waitFor();
+            ok(b2[0] == out[0] && b2[399_999] == out[399_999], "3 MB to self, send first");
+            // synchronous send to self with the receive posted
+            final int[] x = new int[2];
+            final Request rx = world.iRecv(x, 2, MPI.INT, rank, 3);
+            world.sSend(new int[] {4, 5}, 2, MPI.INT, rank, 3);
+            rx.waitFor();
+            ok(x[0] == 4 && x[1] == 5, "sSend to self " + Arrays.toString(x));
+            // sendRecv with oneself, the same tag both ways
+            final int[] y = new int[3];
+            world.sendRecv(new int[] {7, 8, 9}, 3, MPI.INT, rank, 4, y, 3, MPI.INT, rank, 4);
+            ok(y[2] == 9, "sendRecv with self " + Arrays.toString(y));
+            // COMM_SELF: a communicator of one
+            final Intracomm me = MPI.COMM_SELF;
+            ok(me.getSize() == 1 && me.getRank() == 0, "COMM_SELF size " + me.getSize() + " rank " + me.getRank());
+            final int[] v = {rank + 3};
+            me.allReduce(v, 1, MPI.INT, MPI.PROD);
+            ok(v[0] == rank + 3, "allReduce on COMM_SELF " + v[0]);
+            final int[] g = new int[1];
+            me.gather(new int[] {rank}, 1, MPI.INT, g, 1, MPI.INT, 0);
+            ok(g[0] == rank, "gather on COMM_SELF");
+            final int[] e = {42};
+            me.exScan(new int[] {5}, e, 1, MPI.INT, MPI.SUM);
+            me.barrier();
+            final int[] z = new int[1];
+            final Request zr = me.iRecv(z, 1, MPI.INT, 0, 0);
+            me.send(new int[] {rank + 60}, 1, MPI.INT, 0, 0);
+            zr.waitFor();
+            ok(z[0] == rank + 60, "COMM_SELF message " + z[0]);
+            ok(world.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG) == null && me.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG) == null,
+                "a message to self is left over");
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
@@ -1205,7 +1257,7 @@ class OutsideRound3Test
         "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
         "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2", "inherit, 4, 4", "inherit, 4, 2", "cart, 6, 6", "cart, 6, 2", "dtypes, 2, 2",
         "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1", "waitall-error, 2, 2", "waitall-error, 2, 1", "inplace, 4, 4",
-        "inplace, 3, 1", "inplace, 5, 2"})
+        "inplace, 3, 1", "inplace, 5, 2", "self, 2, 2", "self, 2, 1"})
     void shouldConform(final String scenario, final int n, final int nodes)
     {
         Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
