@@ -621,7 +621,24 @@ public class Request implements Freeable
      */
     public static Status[] waitSomeStatus(final Request[] requests) throws MPIException
     {
-        final Status first = waitAnyStatus(requests);
+        final Status first;
+        try
+        {
+            first = waitAnyStatus(requests);
+        }
+        catch (final MPIException e)
+        {
+            // the first to complete failed: the others that have completed complete too (MPI 3.1 §3.7.5)
+            try
+            {
+                testSomeStatus(requests);
+            }
+            catch (final MPIException ignored)
+            {
+                // reported through the first failure
+            }
+            throw inStatus("waitSome", e);
+        }
         if (first.getIndex() == MPI.UNDEFINED)
         {
             return null;
@@ -655,16 +672,30 @@ public class Request implements Freeable
     public static Status[] testSomeStatus(final Request[] requests) throws MPIException
     {
         final java.util.List<Status> done = new java.util.ArrayList<>();
+        MPIException failed = null;
         for (int i = 0; i < requests.length; i++)
         {
             final Request r = requests[i];
             if (!inactive(r) && !r.consumed && r.poll())
             {
-                final Status s = r.waitStatus();
-                r.consumed = true;
-                s.index = i;
-                done.add(s);
+                // every request that has completed is reported, whatever another's outcome
+                try
+                {
+                    final Status s = r.waitStatus();
+                    r.consumed = true;
+                    s.index = i;
+                    done.add(s);
+                }
+                catch (final MPIException e)
+                {
+                    r.consumed = true;
+                    failed = failed == null ? e : failed;
+                }
             }
+        }
+        if (failed != null)
+        {
+            throw inStatus("testSome", failed);
         }
         return done.toArray(new Status[0]);
     }
@@ -679,6 +710,13 @@ public class Request implements Freeable
     public static int[] testSome(final Request[] requests) throws MPIException
     {
         return indices(testSomeStatus(requests));
+    }
+
+    /** MPI_ERR_IN_STATUS for a call over several requests one of which failed with {@code e}. */
+    private static MPIException inStatus(final String what, final MPIException e)
+    {
+        return e.getErrorClass() == MPI.ERR_IN_STATUS ? e : new MPIException(MPI.ERR_IN_STATUS, what + ": a request failed (error class "
+            + e.getErrorClass() + "): " + e.getMessage() + "; every other completed request completed (MPI_ERR_IN_STATUS)");
     }
 
     private static int[] indices(final Status[] s)

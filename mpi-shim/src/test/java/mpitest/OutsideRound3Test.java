@@ -70,7 +70,8 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * rank, MINLOC/MAXLOC ties over {@code MPI_2INT} pairs (lowest index wins), ERR_OP for BXOR over
  * doubles;</li>
  * <li>{@code win-rmw}: get-flush-put increments under exclusive locks lose no update.</li>
- * <li>{@code waitall-error}: {@code waitAll} over receives one of which is truncated.</li>
+ * <li>{@code waitall-error}: {@code waitAll} and {@code waitSome} over receives one of which is
+ * truncated.</li>
  * </ul>
  *
  * <p>Defects found and fixed: a message matched by {@code mProbe}/{@code imProbe} stayed matchable, so
@@ -82,7 +83,7 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * {@code MPIException} naming the rule; {@code Request.waitAll} stopped at the first failed request,
  * throwing its own class (MPI_ERR_TRUNCATE) and leaving the requests after it uncompleted — their data
  * not delivered into the program's buffers — where MPI_WAITALL completes every request and reports
- * MPI_ERR_IN_STATUS.
+ * MPI_ERR_IN_STATUS; {@code waitSome}/{@code testSome} likewise threw the failed request's own class.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OutsideRound3Test
@@ -1055,6 +1056,34 @@ class OutsideRound3Test
                 final int[] one = new int[1];
                 world.recv(one, 1, MPI.INT, 0, 4);
                 ok(one[0] == 7, "the next message " + one[0]);
+            }
+            // waitSome over three receives that have all arrived, the middle one truncated: MPI_ERR_IN_STATUS, the others done
+            final int[] c0 = new int[2];
+            final int[] c2 = new int[2];
+            final Request[] rq = rank == 1 ? new Request[] {world.iRecv(c0, 2, MPI.INT, 0, 11), world.iRecv(new int[1], 1, MPI.INT,
+                0, 12), world.iRecv(c2, 2, MPI.INT, 0, 13)} : null;
+            world.barrier();
+            if (rank == 0)
+            {
+                world.send(new int[] {1, 1}, 2, MPI.INT, 1, 11);
+                world.send(new int[] {2, 2}, 2, MPI.INT, 1, 12);
+                world.send(new int[] {3, 3}, 2, MPI.INT, 1, 13);
+            }
+            world.barrier();
+            if (rank == 1)
+            {
+                try
+                {
+                    final int[] done = Request.waitSome(rq);
+                    ok(false, "waitSome with a truncated receive returned " + Arrays.toString(done));
+                }
+                catch (final MPIException e)
+                {
+                    ok(e.getErrorClass() == MPI.ERR_IN_STATUS, "waitSome with a truncated receive: class " + e.getErrorClass()
+                        + ", expected MPI_ERR_IN_STATUS: " + e.getMessage());
+                }
+                ok(c0[1] == 1 && c2[1] == 3 && rq[0].isNull() && rq[2].isNull(), "after waitSome: " + Arrays.toString(c0) + " "
+                    + Arrays.toString(c2) + " null " + rq[0].isNull() + " " + rq[2].isNull());
             }
         }
 
