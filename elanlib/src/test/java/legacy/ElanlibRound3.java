@@ -29,6 +29,8 @@ import static org.qsnet.elan.Elanlib.elan_queueWait;
 import static org.qsnet.elan.Elanlib.elan_reduce;
 import static org.qsnet.elan.Elanlib.elan_wait;
 
+import java.util.function.Supplier;
+
 import org.qsnet.elan.ElanBase;
 import org.qsnet.elan.ElanEvent;
 import org.qsnet.elan.ElanQueue;
@@ -56,6 +58,10 @@ import org.qsnet.elan.ElanQueue;
  * issued, then the events waited in order, then more small puts, whose data must arrive intact;
  * {@code elan_doget}/{@code elan_doput} through a handle with a throttle of 2 return events the
  * program can still wait for after the throttle made a later call wait for them.</li>
+ * <li>{@code bad-arguments}: calls rounds 1 and 2 did not give bad arguments to (the main-queue
+ * API, {@code elan_putgetInit}, {@code elan_hbcast}, {@code elan_link}, {@code elan_gallocElan},
+ * {@code elan_queueRxInit}'s slot size): each refused naming the argument and the value; the
+ * library still works after.</li>
  * </ul>
  */
 public final class ElanlibRound3
@@ -84,6 +90,7 @@ public final class ElanlibRound3
             case "reduce" -> reduce();
             case "putget" -> putget();
             case "events" -> events();
+            case "bad-arguments" -> badArguments();
             default -> throw new IllegalArgumentException(args[0]);
         }
         elan_gsync(base.allGroup);
@@ -502,6 +509,72 @@ public final class ElanlibRound3
         {
             check(got[i] == (byte)(peer * 3 + i), "elan_doget byte " + i);
         }
+    }
+
+    // ------------------------------------------------------------------ bad arguments
+
+    static void refused(final String what, final String arg, final String value, final Supplier<Object> call)
+    {
+        final Object r;
+        try
+        {
+            r = call.get();
+        }
+        catch (final RuntimeException e)
+        {
+            final String m = String.valueOf(e.getMessage());
+            check(e instanceof org.qsnet.fabric.QsnetException, what + ": threw " + e + ", not the project's QsnetException");
+            check(m.contains(arg) && m.contains(value), what + ": the error does not name " + arg + " = " + value + ": " + m);
+            if (me == 0)
+            {
+                System.out.println(what + ": " + m);
+            }
+            return;
+        }
+        check(false, what + ": accepted (returned " + r + ")");
+    }
+
+    static void badArguments()
+    {
+        final long buf = elan_allocMain(base.state, 64, 4096);
+        final int peer = (me + 1) % nvp;
+        final ElanQueue q = elan_gallocQueue(base, base.allGroup);
+        refused("elan_mainQueueInit with 0 slots", "nSlots", "0", () -> elan_mainQueueInit(base.state, q, 0, 64, 0));
+        refused("elan_mainQueueInit with 400-byte slots", "slotSize", "400", () -> elan_mainQueueInit(base.state, q, 4, 400, 0));
+        refused("elan_queueRxInit with 400-byte slots", "slotSize", "400",
+            () -> elan_queueRxInit(base.state, q, 4, 400, ELAN_RAIL_ALL, 0));
+        final ElanQueue q2 = elan_gallocQueue(base, base.allGroup);
+        final ElanQueue.Main mq = elan_mainQueueInit(base.state, q2, 4, 64, 0);
+        refused("elan_queueReq to VP nvp", "destVp", Integer.toString(nvp), () ->
+        {
+            elan_queueReq(mq, nvp, buf, 8);
+            return null;
+        });
+        refused("elan_queueReq of 65 bytes into 64-byte slots", "len", "65", () ->
+        {
+            elan_queueReq(mq, peer, buf, 65);
+            return null;
+        });
+        refused("elan_putgetInit with smallPut 65", "smallPut", "65",
+            () -> elan_putgetInit(base.state, buf, 65, 0, 0, 0, 0));
+        refused("elan_putgetInit with throttle -1", "throttle", "-1",
+            () -> elan_putgetInit(base.state, buf, 64, 0, 0, -1, 0));
+        refused("elan_hbcast from root nvp", "root", Integer.toString(nvp), () ->
+        {
+            org.qsnet.elan.Elanlib.elan_hbcast(base.allGroup, buf, 8, nvp, 0);
+            return null;
+        });
+        refused("elan_link of a NULL event", "a", "null", () -> org.qsnet.elan.Elanlib.elan_link(null,
+            elan_put(base.state, buf, buf, 0, me)));
+        refused("elan_gallocElan of -8 bytes", "size", "-8",
+            () -> org.qsnet.elan.Elanlib.elan_gallocElan(base, base.allGroup, 64, -8));
+        // still works: a main-queue request to the next member
+        elan_gsync(base.allGroup);
+        base.ctx().putInt(buf, 7000 + me);
+        elan_queueReq(mq, peer, buf, 8);
+        final long in = elan_allocMain(base.state, 64, 64);
+        elan_queueWait(mq, in, ELAN_WAIT_EVENT);
+        check(base.ctx().getInt(in) == 7000 + (me + nvp - 1) % nvp, "main queue after the refusals: " + base.ctx().getInt(in));
     }
 
     static byte[] read(final long at, final int len)

@@ -25,7 +25,10 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * puts shared one slot — one event and one 64-byte bounce buffer — and a small put delivered the
  * next put's data ("small put 1 landed 0x5002, expected 0x5001"); and a put/get handle's throttle
  * consumed the oldest event the program held, whose {@code elan_wait} then failed ("event elan_get
- * of 1 bytes from VP 1 was already consumed by elan_wait").
+ * of 1 bytes from VP 1 was already consumed by elan_wait"); {@code elan_queueReq} longer than the main
+ * queue's slots failed at the receiver's inputter naming no argument ("queued DMA of 65 bytes does not
+ * fit the queue's 64-byte slots"); {@code elan_link} of a NULL event was accepted (it failed later,
+ * inside the wait).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ElanlibRound3Test
@@ -87,6 +90,13 @@ class ElanlibRound3Test
     void shouldKeepEveryEventTheProgramHoldsUntilItWaitsForIt(final int procs, final int nodes)
     {
         run(profile(0), procs, nodes, "events");
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes")
+    @CsvSource({"3, 2"})
+    void shouldRefuseBadArgumentsNamingThem(final int procs, final int nodes)
+    {
+        System.err.println(run(profile(0), procs, nodes, "bad-arguments"));
     }
 
     /**

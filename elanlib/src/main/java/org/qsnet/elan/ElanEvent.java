@@ -155,6 +155,9 @@ public abstract class ElanEvent
      */
     public static ElanEvent link(final ElanEvent a, final ElanEvent b)
     {
+        // a NULL event (a failed call's result) would only fail later, inside the wait
+        QsnetException.require(a != null, "a", "null", "must be an event (elan_link of a NULL ELAN_EVENT *)");
+        QsnetException.require(b != null, "b", "null", "must be an event (elan_link of a NULL ELAN_EVENT *)");
         return new ElanEvent()
         {
             @Override
