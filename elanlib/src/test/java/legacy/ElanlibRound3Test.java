@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +27,12 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * of 1 bytes from VP 1 was already consumed by elan_wait"); {@code elan_queueReq} longer than the main
  * queue's slots failed at the receiver's inputter naming no argument ("queued DMA of 65 bytes does not
  * fit the queue's 64-byte slots"); {@code elan_link} of a NULL event was accepted (it failed later,
- * inside the wait).
+ * inside the wait); and (fixed in the fabric's DMA engine) a member missing from {@code elan_hgsync}
+ * — one that returned, or failed — left the run spinning for ever in simulated time, the root's
+ * broadcast test retried every {@code queueRetryNs / 8} with nothing else pending, so the deadlock
+ * check never fired (an MPI job one of whose ranks failed while the others were in {@code barrier}
+ * hung until the test timeout); likewise a sender blocked on a queue nobody will ever drain (its queued
+ * DMA restarted by the driver for ever).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ElanlibRound3Test
@@ -101,19 +105,24 @@ class ElanlibRound3Test
 
     /**
      * A member that never enters {@code elan_hgsync} (here it returns from main) leaves the others
-     * waiting for ever; the run should end with the deadlock report, as it does for {@code elan_gsync}.
-     * Left open (a change to how the kernel tells a livelock from progress): the root's broadcast
-     * test is retried every {@code queueRetryNs / 8} for ever, so events stay pending, the deadlock
-     * check never fires and the run spins in simulated time until the wall-clock test timeout. An MPI
-     * program where one rank fails while the others are in {@code barrier} hangs the same way.
+     * waiting for ever; the run ends with the deadlock report, as it does for {@code elan_gsync}.
      */
     @Test
-    @Disabled("left open: a missing member of elan_hgsync makes the run spin for ever (see the Javadoc)")
     void shouldReportAMissingMemberOfAHardwareBarrier()
     {
         final org.qsnet.fabric.engine.SimulationException e = org.junit.jupiter.api.Assertions.assertThrows(
             org.qsnet.fabric.engine.SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(), new Prun.Options(4, 4,
                 false, 0, Map.of()), MissingHardwareBarrier.class).throwIfFailed());
         assertTrue(e.getMessage().contains("elan_hgsync"), e.getMessage());
+    }
+
+    /** A sender blocked on a queue nobody will ever drain: the run ends with the deadlock report. */
+    @Test
+    void shouldReportASenderBlockedOnAQueueNobodyDrains()
+    {
+        final org.qsnet.fabric.engine.SimulationException e = org.junit.jupiter.api.Assertions.assertThrows(
+            org.qsnet.fabric.engine.SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(), new Prun.Options(2, 2,
+                false, 0, Map.of()), UndrainedQueue.class).throwIfFailed());
+        assertTrue(e.getMessage().contains("deadlock") && e.getMessage().contains("elan_queueReq"), e.getMessage());
     }
 }
