@@ -330,6 +330,14 @@ class OutsideRound3Test
                 world.sSend(small, 10, MPI.INT, 1, 7); // returns once matched, though the match is refused
                 world.send(new int[] {8, 8, 8, 8, 8, 8, 8, 8}, 8, MPI.INT, 1, 8);
                 world.sSend(big, big.length, MPI.INT, 1, 9);
+                // a buffer with room for one 100 KB message: the second bSend needs the first's space back
+                MPI.attachBuffer(new byte[100_000 + MPI.BSEND_OVERHEAD]);
+                world.bSend(big, 25_000, MPI.INT, 1, 10);
+                world.sSend(new int[] {0}, 0, MPI.INT, 1, 99); // matched only after rank 1 has refused tag 10
+                final int[] b11 = new int[25_000];
+                Arrays.fill(b11, 11);
+                world.bSend(b11, 25_000, MPI.INT, 1, 11);
+                MPI.detachBuffer();
                 world.send(new int[] {77}, 1, MPI.INT, 1, 5);
                 world.send(new int[] {1, 2, 3, 4, 5}, 5, MPI.INT, 1, 6);
             }
@@ -398,6 +406,20 @@ class OutsideRound3Test
                 {
                     ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "imRecv truncation: class " + e.getErrorClass());
                 }
+                // a buffered send the receiver refuses still gives its buffer space back (see rank 0's second bSend)
+                try
+                {
+                    world.recv(new int[4], 4, MPI.INT, 0, 10);
+                    ok(false, "recv of a 25000-int bSend into 4 ints succeeded");
+                }
+                catch (final MPIException e)
+                {
+                    ok(e.getErrorClass() == MPI.ERR_TRUNCATE, "bSend truncation: class " + e.getErrorClass());
+                }
+                world.recv(new int[0], 0, MPI.INT, 0, 99);
+                final int[] bb = new int[25_000];
+                world.recv(bb, bb.length, MPI.INT, 0, 11);
+                ok(bb[24_999] == 11, "the second bSend " + bb[24_999]);
                 final int[] one = new int[1];
                 final Status s = world.recv(one, 1, MPI.INT, 0, 5);
                 ok(one[0] == 77 && s.getTag() == 5, "the message after the truncations: " + one[0] + " " + s);
