@@ -539,7 +539,7 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return their statuses.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static Status[] waitAllStatus(final Request[] requests) throws MPIException
     {
@@ -576,7 +576,7 @@ public class Request implements Freeable
      * {@code MPI_WAITALL}.
      *
      * @param requests the requests.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static void waitAll(final Request[] requests) throws MPIException
     {
@@ -617,7 +617,7 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the statuses of those that completed (at least one), or null when none is active.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static Status[] waitSomeStatus(final Request[] requests) throws MPIException
     {
@@ -655,7 +655,7 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the indices of those that completed, or null when none is active.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static int[] waitSome(final Request[] requests) throws MPIException
     {
@@ -667,7 +667,7 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the statuses of those that have completed (possibly none).
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static Status[] testSomeStatus(final Request[] requests) throws MPIException
     {
@@ -705,7 +705,7 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the indices of those that have completed.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static int[] testSome(final Request[] requests) throws MPIException
     {

@@ -172,6 +172,13 @@ class OutsideRound3Test
                 }
             }
 
+            // replace through a strided type: only the strided elements change
+            final Datatype every2 = Datatype.createVector(3, 1, 2, MPI.INT);
+            every2.commit();
+            final int[] st = {rank, -1, rank + 10, -2, rank + 20, -3};
+            world.sendRecvReplace(st, 1, every2, right, 8, left, 8);
+            ok(Arrays.equals(st, new int[] {left, -1, left + 10, -2, left + 20, -3}), "strided sendRecvReplace "
+                + Arrays.toString(st));
             // a line: the ends exchange with PROC_NULL
             final int up = rank == size - 1 ? MPI.PROC_NULL : rank + 1;
             final int down = rank == 0 ? MPI.PROC_NULL : rank - 1;
