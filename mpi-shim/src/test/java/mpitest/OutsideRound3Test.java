@@ -72,6 +72,9 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * <li>{@code win-rmw}: get-flush-put increments under exclusive locks lose no update.</li>
  * <li>{@code waitall-error}: {@code waitAll} and {@code waitSome} over receives one of which is
  * truncated.</li>
+ * <li>{@code inplace}, {@code self}: the MPI_IN_PLACE overloads; messages to oneself and COMM_SELF.</li>
+ * <li>{@code bad-args}: group, datatype, operator and communicator refusals the earlier rounds did not
+ * make.</li>
  * </ul>
  *
  * <p>Defects found and fixed: a message matched by {@code mProbe}/{@code imProbe} stayed matchable, so
@@ -85,7 +88,10 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * not delivered into the program's buffers — where MPI_WAITALL completes every request and reports
  * MPI_ERR_IN_STATUS; {@code waitSome}/{@code testSome} likewise threw the failed request's own class;
  * a job one of whose ranks failed while the others waited in {@code barrier} never ended (the
- * hardware barrier's test was retried for ever; fixed in the fabric's DMA engine).
+ * hardware barrier's test was retried for ever; fixed in the fabric's DMA engine);
+ * {@code Datatype.createVector(65536, 65536, ...)} overflowed its element count and threw
+ * {@code ArrayIndexOutOfBoundsException}; {@code MPI.SUM.free()} was accepted silently (freeing a
+ * predefined operator is erroneous: MPI_ERR_OP); freeing COMM_WORLD was refused without naming it.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OutsideRound3Test
@@ -121,6 +127,7 @@ class OutsideRound3Test
                 case "waitall-error" -> waitAllError();
                 case "inplace" -> inPlace();
                 case "self" -> self();
+                case "bad-args" -> badArgs();
                 case "fail-in-barrier" -> {
                     if (rank == 1)
                     {
@@ -1332,6 +1339,35 @@ class OutsideRound3Test
             ok(world.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG) == null && me.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG) == null,
                 "a message to self is left over");
         }
+
+        // ------------------------------------------------------------------ refusals the earlier rounds did not make
+
+        static void badArgs() throws MPIException
+        {
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            final Group g = world.getGroup();
+            returns("incl with a repeated rank", MPI.ERR_RANK, () -> g.incl(new int[] {0, 0}), "0");
+            returns("incl of rank size", MPI.ERR_RANK, () -> g.incl(new int[] {size}), Integer.toString(size));
+            returns("excl of rank -1", MPI.ERR_RANK, () -> g.excl(new int[] {-1}), "-1");
+            returns("rangeIncl with stride 0", MPI.ERR_ARG, () -> g.rangeIncl(new int[][] {{0, 1, 0}}), "0");
+            returns("translateRanks of rank size", MPI.ERR_RANK, () -> Group.translateRanks(g, new int[] {size}, g),
+                Integer.toString(size));
+            returns("createVector of 2^16 x 2^16 ints", MPI.ERR_COUNT, () -> Datatype.createVector(65_536, 65_536, 65_536, MPI.INT),
+                "65536");
+            returns("createContiguous of -1", MPI.ERR_COUNT, () -> Datatype.createContiguous(-1, MPI.INT), "-1");
+            returns("free of MPI.SUM", MPI.ERR_OP, () -> MPI.SUM.free(), "SUM");
+            final Intracomm d = world.dup();
+            d.free();
+            returns("send on a freed communicator", MPI.ERR_COMM, () -> d.send(new int[1], 1, MPI.INT, 0, 0), "free");
+            returns("split of a freed communicator", MPI.ERR_COMM, () -> d.split(0, 0), "free");
+            returns("free of COMM_WORLD", MPI.ERR_COMM, () -> world.free(), "WORLD");
+            returns("createIntercomm with local leader size", MPI.ERR_ROOT, () -> world.createIntercomm(MPI.COMM_SELF, 1, 0, 3),
+                "1");
+            // still works
+            final int[] v = {1};
+            world.allReduce(v, 1, MPI.INT, MPI.SUM);
+            ok(v[0] == size, "allReduce after the refusals " + v[0]);
+        }
     }
 
     @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
@@ -1339,7 +1375,7 @@ class OutsideRound3Test
         "truncate, 2, 1", "groups, 6, 3", "intercomm, 5, 5", "intercomm, 5, 2", "vcoll, 4, 4", "vcoll, 5, 3", "nbc-mixed, 4, 4",
         "nbc-mixed, 3, 1", "win, 3, 3", "win, 4, 2", "inherit, 4, 4", "inherit, 4, 2", "cart, 6, 6", "cart, 6, 2", "dtypes, 2, 2",
         "dtypes, 2, 1", "ops, 5, 3", "ops, 2, 2", "win-rmw, 4, 4", "win-rmw, 3, 1", "waitall-error, 2, 2", "waitall-error, 2, 1", "inplace, 4, 4",
-        "inplace, 3, 1", "inplace, 5, 2", "self, 2, 2", "self, 2, 1"})
+        "inplace, 3, 1", "inplace, 5, 2", "self, 2, 2", "self, 2, 1", "bad-args, 2, 2"})
     void shouldConform(final String scenario, final int n, final int nodes)
     {
         Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
