@@ -718,7 +718,14 @@ public final class Datatype implements Freeable, Cloneable
             }
         }
         final long need = (count - 1L) * extentBytes + trueUbBytes;
-        if (trueLbBytes + Math.min(0, (count - 1L) * extentBytes) < 0 || need > capacityBytes(buf))
+        final long first = trueLbBytes + Math.min(0, (count - 1L) * extentBytes);
+        if (first < 0)
+        {
+            // a negative displacement: the data starts before the buffer (a Java array has nothing there)
+            throw new MPIException(MPI.ERR_BUFFER, what + ": count " + count + " of " + name + " reaches element "
+                + Math.floorDiv(first, baseSize) + ", before the start of " + arg + " (element 0)");
+        }
+        if (need > capacityBytes(buf))
         {
             throw new MPIException(MPI.ERR_BUFFER, what + ": count " + count + " of " + name + " needs "
                 + need / baseSize + " elements but " + arg + " holds " + capacityBytes(buf) / baseSize);

@@ -91,7 +91,9 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * hardware barrier's test was retried for ever; fixed in the fabric's DMA engine);
  * {@code Datatype.createVector(65536, 65536, ...)} overflowed its element count and threw
  * {@code ArrayIndexOutOfBoundsException}; {@code MPI.SUM.free()} was accepted silently (freeing a
- * predefined operator is erroneous: MPI_ERR_OP); freeing COMM_WORLD was refused without naming it.
+ * predefined operator is erroneous: MPI_ERR_OP); freeing COMM_WORLD was refused without naming it; a
+ * send whose type starts before the buffer (a negative displacement) was refused with a wrong reason
+ * ("needs 0 elements but buf holds 4").
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OutsideRound3Test
@@ -1363,6 +1365,21 @@ class OutsideRound3Test
             returns("free of COMM_WORLD", MPI.ERR_COMM, () -> world.free(), "WORLD");
             returns("createIntercomm with local leader size", MPI.ERR_ROOT, () -> world.createIntercomm(MPI.COMM_SELF, 1, 0, 3),
                 "1");
+            final Datatype before = Datatype.createIndexed(new int[] {1}, new int[] {-1}, MPI.INT);
+            before.commit();
+            returns("send of a type reaching before the buffer", MPI.ERR_BUFFER, () -> world.send(new int[4], 1, before, rank, 0),
+                "-1");
+            returns("split with colour -3", MPI.ERR_ARG, () -> world.split(-3, 0), "-3");
+            returns("createCart with a dimension of 0", MPI.ERR_DIMS, () -> world.createCart(new int[] {0, 2}, new boolean[2], false),
+                "0");
+            returns("getCount with a freed type", MPI.ERR_TYPE, () ->
+            {
+                final Datatype t = Datatype.createContiguous(2, MPI.INT);
+                t.commit();
+                final Status st = world.sendRecv(new int[2], 1, t, rank, 5, new int[2], 1, t, rank, 5);
+                t.free();
+                st.getCount(t);
+            }, "free");
             // still works
             final int[] v = {1};
             world.allReduce(v, 1, MPI.INT, MPI.SUM);
