@@ -78,11 +78,11 @@ class TportRound3Test
         run(profile(crc), procs, nodes, "sizes");
     }
 
-    @ParameterizedTest(name = "{0} ranks on {1} nodes")
-    @CsvSource({"2, 2", "2, 1", "3, 3"})
-    void shouldGiveAMessageToTheFirstPostedReceiveItMatches(final int procs, final int nodes)
+    @ParameterizedTest(name = "{0} ranks on {1} nodes, crcErrorRate {2}")
+    @CsvSource({"2, 2, 0", "2, 1, 0", "3, 3, 0", "2, 2, 0.3"})
+    void shouldGiveAMessageToTheFirstPostedReceiveItMatches(final int procs, final int nodes, final double crc)
     {
-        run(profile(0), procs, nodes, "posting-order");
+        run(profile(crc), procs, nodes, "posting-order");
     }
 
     @ParameterizedTest(name = "{0} ranks on {1} nodes")
@@ -90,5 +90,12 @@ class TportRound3Test
     void shouldNotCountAProbeAsTheMatchOfASynchronousSend(final int procs, final int nodes)
     {
         run(profile(0), procs, nodes, "probe-sync");
+    }
+
+    @ParameterizedTest(name = "crcErrorRate {0}")
+    @CsvSource({"0.2", "0.4"})
+    void shouldCompleteSynchronousSendsOnlyOnceMatchedWithLinkErrors(final double crc)
+    {
+        run(profile(crc), 2, 2, "sync");
     }
 }
