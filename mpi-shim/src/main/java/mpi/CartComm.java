@@ -22,10 +22,20 @@ public final class CartComm extends Intracomm
      */
     public static void createDims(final int nnodes, final int[] dims) throws MPIException
     {
+        if (nnodes < 1)
+        {
+            throw new MPIException(MPI.ERR_ARG, "createDims: nnodes " + nnodes + " must be at least 1");
+        }
         int rest = nnodes;
         int free = 0;
-        for (final int d : dims)
+        for (int i = 0; i < dims.length; i++)
         {
+            final int d = dims[i];
+            if (d < 0)
+            {
+                throw new MPIException(MPI.ERR_DIMS, "createDims: dims[" + i + "] " + d
+                    + " must be at least 0 (0: to be chosen)");
+            }
             if (d > 0)
             {
                 if (rest % d != 0)
@@ -99,6 +109,11 @@ public final class CartComm extends Intracomm
     public int getRank(final int[] coords) throws MPIException
     {
         final CommState c = state();
+        if (coords.length != c.dims.length)
+        {
+            throw new MPIException(MPI.ERR_ARG, "getRank: " + coords.length + " coordinates given for a grid of "
+                + c.dims.length + " dimensions");
+        }
         int r = 0;
         for (int i = 0; i < c.dims.length; i++)
         {

@@ -285,7 +285,8 @@ public class Comm implements Freeable, Cloneable
     {
         if (predefined != 0)
         {
-            throw new MPIException(MPI.ERR_COMM, "free: a predefined communicator cannot be freed");
+            throw new MPIException(MPI.ERR_COMM, "free: " + (predefined == WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF")
+                + " is predefined and cannot be freed");
         }
         fixed = null;
     }

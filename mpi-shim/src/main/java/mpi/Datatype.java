@@ -179,6 +179,19 @@ public final class Datatype implements Freeable, Cloneable
         }
     }
 
+    /** The largest number of old-type elements a derived type may place (a Java array's bound). */
+    private static final int MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
+    private static int elements(final String what, final String arg, final long n) throws MPIException
+    {
+        if (n > MAX_ELEMENTS)
+        {
+            throw new MPIException(MPI.ERR_COUNT, what + ": " + arg + " = " + n + " elements; a type may hold at most "
+                + MAX_ELEMENTS);
+        }
+        return (int)n;
+    }
+
     private static void same(final String what, final int[] a, final String an, final int[] b, final String bn)
         throws MPIException
     {
@@ -245,7 +258,7 @@ public final class Datatype implements Freeable, Cloneable
     {
         nonNegative(what, "count", count);
         nonNegative(what, "blockLength", blockLength);
-        final long[] o = new long[count * blockLength];
+        final long[] o = new long[elements(what, "count " + count + " x blockLength " + blockLength, (long)count * blockLength)];
         for (int i = 0, n = 0; i < count; i++)
         {
             for (int j = 0; j < blockLength; j++)
@@ -307,13 +320,13 @@ public final class Datatype implements Freeable, Cloneable
         final Datatype old, final String what) throws MPIException
     {
         same(what, blockLengths, "blockLengths", displacements, "displacements");
-        int n = 0;
+        long n = 0;
         for (final int b : blockLengths)
         {
             nonNegative(what, "blockLength", b);
             n += b;
         }
-        final long[] o = new long[n];
+        final long[] o = new long[elements(what, "the block lengths' sum", n)];
         for (int i = 0, k = 0; i < blockLengths.length; i++)
         {
             for (int j = 0; j < blockLengths[i]; j++)
@@ -705,7 +718,14 @@ public final class Datatype implements Freeable, Cloneable
             }
         }
         final long need = (count - 1L) * extentBytes + trueUbBytes;
-        if (trueLbBytes + Math.min(0, (count - 1L) * extentBytes) < 0 || need > capacityBytes(buf))
+        final long first = trueLbBytes + Math.min(0, (count - 1L) * extentBytes);
+        if (first < 0)
+        {
+            // a negative displacement: the data starts before the buffer (a Java array has nothing there)
+            throw new MPIException(MPI.ERR_BUFFER, what + ": count " + count + " of " + name + " reaches element "
+                + Math.floorDiv(first, baseSize) + ", before the start of " + arg + " (element 0)");
+        }
+        if (need > capacityBytes(buf))
         {
             throw new MPIException(MPI.ERR_BUFFER, what + ": count " + count + " of " + name + " needs "
                 + need / baseSize + " elements but " + arg + " holds " + capacityBytes(buf) / baseSize);

@@ -2,14 +2,18 @@ package mpi;
 
 /**
  * {@code MPI_Message}: a message matched by {@link #mProbe} or {@link #imProbe}, received with
- * {@link #mRecv}. Tports keeps each sender's messages in order, so the next receive naming the
- * probed sender and tag gets exactly the probed message (a rank's calls do not interleave).
+ * {@link #mRecv}. Matching takes the message out of the communicator's matching (MPI 3.1 §3.8.2):
+ * the probe posts a Tports receive of exactly that sender and tag, of the message's size, which
+ * takes that very message (Tports keeps each sender's messages in order and the probed one is the
+ * first of them that matches); no later receive or probe can see it, and {@link #mRecv} completes
+ * that receive into the caller's buffer.
  */
 public final class Message
 {
     private Comm comm;
     private int source = MPI.PROC_NULL;
-    private int tag;
+    /** The receive that holds the matched message (null for {@code MPI_MESSAGE_NO_PROC}). */
+    private Request held;
 
     /**
      * A null message ({@code MPI_MESSAGE_NULL}).
@@ -72,11 +76,13 @@ public final class Message
         return s;
     }
 
-    private void hold(final Comm c, final Status s)
+    private void hold(final Comm c, final Status s) throws MPIException
     {
+        final CommState st = c.state();
+        this.held = s.getSource() == MPI.PROC_NULL ? null
+            : st.recvWire(st.context, (int)s.bytes, s.getSource(), s.getTag());
         this.comm = c;
         this.source = s.getSource();
-        this.tag = s.getTag();
     }
 
     /**
@@ -86,7 +92,8 @@ public final class Message
      * @param count elements.
      * @param type  their type.
      * @return the status.
-     * @throws MPIException with {@link MPI#ERR_REQUEST} when no message is held.
+     * @throws MPIException with {@link MPI#ERR_REQUEST} when no message is held, {@link MPI#ERR_TRUNCATE}
+     *                      when the message is longer than the buffer.
      */
     public Status mRecv(final Object buf, final int count, final Datatype type) throws MPIException
     {
@@ -95,8 +102,8 @@ public final class Message
             throw new MPIException(MPI.ERR_REQUEST, "mRecv: no message was matched (call mProbe first)");
         }
         final Comm c = comm;
-        comm = null;
-        return c.recv(buf, count, type, source, tag);
+        final Request r = take(c, "mRecv", buf, count, type);
+        return c.call(r::block);
     }
 
     /**
@@ -106,7 +113,8 @@ public final class Message
      * @param count elements.
      * @param type  their type.
      * @return the request.
-     * @throws MPIException with {@link MPI#ERR_REQUEST} when no message is held.
+     * @throws MPIException with {@link MPI#ERR_REQUEST} when no message is held; a message longer
+     *                      than the buffer fails the request's completion with {@link MPI#ERR_TRUNCATE}.
      */
     public Request imRecv(final Object buf, final int count, final Datatype type) throws MPIException
     {
@@ -114,8 +122,27 @@ public final class Message
         {
             throw new MPIException(MPI.ERR_REQUEST, "imRecv: no message was matched (call mProbe first)");
         }
-        final Comm c = comm;
+        return take(comm, "imRecv", buf, count, type);
+    }
+
+    /** Hands the held receive the caller's buffer; the message becomes {@code MPI_MESSAGE_NULL}. */
+    private Request take(final Comm c, final String what, final Object buf, final int count, final Datatype type)
+        throws MPIException
+    {
+        final CommState st = c.state();
+        Comm.guard(st, () ->
+        {
+            type.check(what, "buf", buf, count);
+            return null;
+        });
+        final Request r = held == null ? Request.completed(st, Status.procNull()) : held;
         comm = null;
-        return c.iRecv(buf, count, type, source, tag);
+        held = null;
+        source = MPI.PROC_NULL;
+        r.buf = buf;
+        r.off = 0;
+        r.type = type;
+        r.limitBytes = (int)Math.min(Integer.MAX_VALUE, (long)count * type.wireSize);
+        return r;
     }
 }

@@ -62,17 +62,19 @@ public final class Op implements Freeable
     }
 
     /**
-     * {@code MPI_OP_FREE}: frees a user operator (predefined ones stay usable).
+     * {@code MPI_OP_FREE}: frees a user operator.
      *
-     * @throws MPIException never here (the bindings declare it).
+     * @throws MPIException with {@link MPI#ERR_OP} for a predefined operator (freeing one is
+     *                      erroneous; Open MPI refuses it the same way), which stays usable.
      */
     @Override
     public void free() throws MPIException
     {
-        if (code == 0)
+        if (code != 0)
         {
-            freed = true;
+            throw new MPIException(MPI.ERR_OP, "free: " + NAME[code] + " is predefined and cannot be freed");
         }
+        freed = true;
     }
 
     /**

@@ -19,6 +19,11 @@ public class Request implements Freeable
     int off;
     Datatype type;
     byte[] received;
+    /**
+     * The bytes the receive's buffer holds when the Tports receive was posted larger (a message a
+     * matched probe holds, received into the caller's buffer later); -1: the posted length.
+     */
+    int limitBytes = -1;
     /** Set once complete. */
     Status status;
     MPIException failure;
@@ -129,6 +134,15 @@ public class Request implements Freeable
             }
             final byte[] data = rank.read(staged, res.size());
             rank.unstage(staged, stagedLen);
+            if (limitBytes >= 0 && res.size() > limitBytes)
+            {
+                status = new Status(comm.rankOf(res.sender()), res.tag() & CommState.TAG_MASK, MPI.ERR_TRUNCATE, false,
+                    limitBytes);
+                failure = new MPIException(MPI.ERR_TRUNCATE, "receive on " + comm + ": message of " + res.size()
+                    + " bytes from rank " + status.getSource() + " (tag " + status.getTag() + ") does not fit the receive buffer of "
+                    + limitBytes + " bytes (MPI_ERR_TRUNCATE)");
+                return;
+            }
             status = new Status(comm.rankOf(res.sender()), res.tag() & CommState.TAG_MASK, MPI.SUCCESS, false, res.size());
             if (buf != null)
             {
@@ -525,15 +539,35 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return their statuses.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static Status[] waitAllStatus(final Request[] requests) throws MPIException
     {
         final Status[] s = new Status[requests.length];
+        MPIException failed = null;
+        int failedAt = -1;
         for (int i = 0; i < requests.length; i++)
         {
-            s[i] = inactive(requests[i]) ? Status.empty() : requests[i].waitStatus();
+            // every request completes, whatever another's outcome (MPI 3.1 §3.7.5)
+            try
+            {
+                s[i] = inactive(requests[i]) ? Status.empty() : requests[i].waitStatus();
+            }
+            catch (final MPIException e)
+            {
+                s[i] = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, e.getErrorClass(), false, 0);
+                if (failed == null)
+                {
+                    failed = e;
+                    failedAt = i;
+                }
+            }
             s[i].index = i;
+        }
+        if (failed != null)
+        {
+            throw new MPIException(MPI.ERR_IN_STATUS, "waitAll: request " + failedAt + " failed (error class "
+                + failed.getErrorClass() + "): " + failed.getMessage() + "; every other request completed (MPI_ERR_IN_STATUS)");
         }
         return s;
     }
@@ -542,7 +576,7 @@ public class Request implements Freeable
      * {@code MPI_WAITALL}.
      *
      * @param requests the requests.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static void waitAll(final Request[] requests) throws MPIException
     {
@@ -583,11 +617,28 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the statuses of those that completed (at least one), or null when none is active.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static Status[] waitSomeStatus(final Request[] requests) throws MPIException
     {
-        final Status first = waitAnyStatus(requests);
+        final Status first;
+        try
+        {
+            first = waitAnyStatus(requests);
+        }
+        catch (final MPIException e)
+        {
+            // the first to complete failed: the others that have completed complete too (MPI 3.1 §3.7.5)
+            try
+            {
+                testSomeStatus(requests);
+            }
+            catch (final MPIException ignored)
+            {
+                // reported through the first failure
+            }
+            throw inStatus("waitSome", e);
+        }
         if (first.getIndex() == MPI.UNDEFINED)
         {
             return null;
@@ -604,7 +655,7 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the indices of those that completed, or null when none is active.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static int[] waitSome(final Request[] requests) throws MPIException
     {
@@ -616,21 +667,35 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the statuses of those that have completed (possibly none).
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static Status[] testSomeStatus(final Request[] requests) throws MPIException
     {
         final java.util.List<Status> done = new java.util.ArrayList<>();
+        MPIException failed = null;
         for (int i = 0; i < requests.length; i++)
         {
             final Request r = requests[i];
             if (!inactive(r) && !r.consumed && r.poll())
             {
-                final Status s = r.waitStatus();
-                r.consumed = true;
-                s.index = i;
-                done.add(s);
+                // every request that has completed is reported, whatever another's outcome
+                try
+                {
+                    final Status s = r.waitStatus();
+                    r.consumed = true;
+                    s.index = i;
+                    done.add(s);
+                }
+                catch (final MPIException e)
+                {
+                    r.consumed = true;
+                    failed = failed == null ? e : failed;
+                }
             }
+        }
+        if (failed != null)
+        {
+            throw inStatus("testSome", failed);
         }
         return done.toArray(new Status[0]);
     }
@@ -640,11 +705,18 @@ public class Request implements Freeable
      *
      * @param requests the requests.
      * @return the indices of those that have completed.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_IN_STATUS} when a request failed (the others complete).
      */
     public static int[] testSome(final Request[] requests) throws MPIException
     {
         return indices(testSomeStatus(requests));
+    }
+
+    /** MPI_ERR_IN_STATUS for a call over several requests one of which failed with {@code e}. */
+    private static MPIException inStatus(final String what, final MPIException e)
+    {
+        return e.getErrorClass() == MPI.ERR_IN_STATUS ? e : new MPIException(MPI.ERR_IN_STATUS, what + ": a request failed (error class "
+            + e.getErrorClass() + "): " + e.getMessage() + "; every other completed request completed (MPI_ERR_IN_STATUS)");
     }
 
     private static int[] indices(final Status[] s)

@@ -626,11 +626,8 @@ public final class ElanBase
             outstanding.removeIf(ElanEvent::isConsumed);
             if (throttle > 0 && outstanding.size() >= throttle)
             {
-                final ElanEvent oldest = outstanding.pollFirst();
-                if (!oldest.isConsumed())
-                {
-                    oldest.waitEvent(waitType);
-                }
+                // the program still holds the oldest's event and waits for it itself: wait, do not consume
+                outstanding.pollFirst().awaitUnconsumed(waitType);
             }
             outstanding.addLast(e);
             return e;

@@ -94,6 +94,21 @@ public abstract class ElanEvent
     }
 
     /**
+     * Blocks until the operation completes without consuming the event (the library waiting on the
+     * program's behalf, e.g. a put/get handle's throttle): the program's own {@code elan_wait} of it
+     * later returns at once. Nothing happens once the event was consumed.
+     *
+     * @param how ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
+     */
+    final void awaitUnconsumed(final long how)
+    {
+        if (!consumed && !complete())
+        {
+            block(how);
+        }
+    }
+
+    /**
      * {@code elan_wait}: blocks until the event completes, then consumes it.
      *
      * @param how ELAN_POLL_EVENT, ELAN_WAIT_EVENT or a spin count.
@@ -140,6 +155,9 @@ public abstract class ElanEvent
      */
     public static ElanEvent link(final ElanEvent a, final ElanEvent b)
     {
+        // a NULL event (a failed call's result) would only fail later, inside the wait
+        QsnetException.require(a != null, "a", "null", "must be an event (elan_link of a NULL ELAN_EVENT *)");
+        QsnetException.require(b != null, "b", "null", "must be an event (elan_link of a NULL ELAN_EVENT *)");
         return new ElanEvent()
         {
             @Override

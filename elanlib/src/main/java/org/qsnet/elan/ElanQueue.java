@@ -346,6 +346,10 @@ public final class ElanQueue
          */
         public void queueReq(final int destVp, final long buf, final int len)
         {
+            // the main queue's slots are the same size at every member (a collective queue): a longer
+            // message is refused here, naming the length, not by the receiver's inputter
+            QsnetException.require(len <= rx.slotSize, "len", len, "must be at most the main queue's slot size "
+                + rx.slotSize + " (elan_mainQueueInit)");
             tx.queueTx(destVp, buf, len).waitEvent(base.waitType());
         }
 

@@ -49,6 +49,8 @@ final class OneSided
         final long word = ctx.allocMain(8, 8);
         final long descriptor = ctx.allocElan(Elan3.E3_DMA_ALIGN, Elan3.E3_DMA_SIZE);
         final long bounce = ctx.allocElan(64, 64);
+        /** The event the program holds for the slot's operation, until it is consumed or detached. */
+        OpEvent owner;
 
         Slot()
         {
@@ -81,6 +83,12 @@ final class OneSided
             if (s.fired())
             {
                 busy.remove(i);
+                // the program may still hold the operation's event: it stays complete without the slot
+                if (s.owner != null)
+                {
+                    s.owner.detached = true;
+                    s.owner = null;
+                }
                 free.addLast(s);
             }
         }
@@ -102,23 +110,33 @@ final class OneSided
     {
         private final Slot slot;
         private final Supplier<String> what;
+        /**
+         * Set when the slot was reclaimed after its event fired ({@code elan_putWaitAll}, or a later
+         * call short of slots) while the program still held this event: the event is complete and
+         * no longer reads the slot, which may already serve another operation.
+         */
+        boolean detached;
 
         OpEvent(final Slot slot, final Supplier<String> what)
         {
             this.slot = slot;
             this.what = what;
+            slot.owner = this;
         }
 
         @Override
         protected boolean complete()
         {
-            return slot.fired();
+            return detached || slot.fired();
         }
 
         @Override
         protected void block(final long how)
         {
-            ctx.waitEventWord(slot.event, slot.word, how, this);
+            if (!detached)
+            {
+                ctx.waitEventWord(slot.event, slot.word, how, this);
+            }
         }
 
         @Override
@@ -130,8 +148,14 @@ final class OneSided
         @Override
         protected void release()
         {
-            busy.remove(slot);
-            free.addLast(slot);
+            // a detached slot went back to the pool when it was reclaimed (returning it twice would give
+            // two operations one event and one bounce buffer)
+            if (!detached)
+            {
+                slot.owner = null;
+                busy.remove(slot);
+                free.addLast(slot);
+            }
         }
 
         @Override

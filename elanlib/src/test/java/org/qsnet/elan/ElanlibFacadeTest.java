@@ -73,7 +73,9 @@ class ElanlibFacadeTest
                 elan_wait(ev, Elan3.ELAN_POLL_EVENT);
                 final ElanEvent first = elan_doput(pg, a0, a0, 0, 4, 1, 0);
                 final ElanEvent second = elan_doput(pg, a1, a1, 0, 4, 1, 0);
-                assertTrue(first.isConsumed(), "the throttle waited for the first put");
+                // the throttle waited for the first put, and left its event to the program
+                assertTrue(!first.isConsumed() && first.done(), "the throttle did not wait for the first put, or consumed its event");
+                elan_wait(first, Elan3.ELAN_POLL_EVENT);
                 elan_wait(second, Elan3.ELAN_POLL_EVENT);
             }
             elan_gsync(base.allGroup);

@@ -205,6 +205,7 @@ final class Protocols
             rx.error = "message of " + m.size + " bytes from VP " + m.sender + " (tag " + m.tag
                 + ") does not fit the posted receive of " + rx.len + " bytes";
             nic.threadCopy(hw, 0, new byte[0], rx.wordVa(), 1, readyNs);
+            releaseSender(m, readyNs);
             return;
         }
         if ((rx.flags & Tport.RX_BUF) != 0 && m.size > port.bigmsg && !rx.usePostedBuffer(m.size))
@@ -212,6 +213,7 @@ final class Protocols
             rx.error = "message of " + m.size + " bytes from VP " + m.sender + " exceeds the system buffers (bigmsg "
                 + port.bigmsg + ")";
             nic.threadCopy(hw, 0, new byte[0], rx.wordVa(), 1, readyNs);
+            releaseSender(m, readyNs);
             return;
         }
         final long dest = rx.destination();
@@ -235,6 +237,40 @@ final class Protocols
         {
             // tell the synchronous sender it has been matched: a 4-byte write into its word
             acknowledge(m.sender, m.senderCompletion, readyNs);
+        }
+    }
+
+    /**
+     * A matched message the receive refused (too long): its sender still completes, as it does once
+     * a receive has matched it. A synchronous inline sender gets its acknowledgement; a big one's
+     * completion event gets the firings of its gets, from gets of 0 bytes that move no data.
+     */
+    private void releaseSender(final Message m, final long readyNs)
+    {
+        if (m.kind == KIND_SYNC)
+        {
+            acknowledge(m.sender, m.senderCompletion, readyNs);
+        }
+        else if (m.kind == KIND_BIG)
+        {
+            final int fragments = Math.max(1, (m.size + fragSize - 1) / fragSize);
+            nic.origin().schedule(readyNs, t ->
+            {
+                for (int f = 0; f < fragments; f++)
+                {
+                    final E3DmaMain d = new E3DmaMain();
+                    d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, retryCount);
+                    d.dma_size = 0;
+                    d.dma_source = m.senderBuffer;
+                    d.dma_dest = 0;
+                    d.dma_destEvent = 0;
+                    d.dma_srcEvent = m.senderCompletion;
+                    d.dma_destCookieVProc = base.vp();
+                    d.dma_srcCookieVProc = m.sender;
+                    writeDescriptor(d, threadDescriptor);
+                    nic.command(hw, threadDescriptorVa);
+                }
+            });
         }
     }
 

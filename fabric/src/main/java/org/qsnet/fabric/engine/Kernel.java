@@ -58,6 +58,7 @@ public final class Kernel
     private long tracedEvents;
     private IntPredicate traced;
     private boolean partitioned;
+    private long resumes;
     /** Origins that have reserved events ({@link Reservation}). */
     private final List<Origin> reserving = new ArrayList<>();
     /** Whether the kernel dispatches events (rather than a process's code or the driver running). */
@@ -122,6 +123,28 @@ public final class Kernel
     public int pendingEvents()
     {
         return queue.size();
+    }
+
+    /**
+     * Whether nothing at all is pending besides the event being processed: no event queued or
+     * reserved, and this kernel is the whole run (not one partition of a distributed run, whose
+     * wake-ups may come from another). No process can then run again except through what the
+     * current event schedules.
+     *
+     * @return true when the run is quiescent.
+     */
+    public boolean quiescent()
+    {
+        return queue.isEmpty() && reserving.isEmpty() && !partitioned;
+    }
+
+    /**
+     * @return how many times a process has been resumed so far (a process that has not run
+     *         since cannot have written memory).
+     */
+    public long resumeCount()
+    {
+        return resumes;
     }
 
     /**
@@ -622,6 +645,7 @@ public final class Kernel
             if (handler instanceof SimProcess.Resume r)
             {
                 r.process.clockNs = timeNs;
+                resumes++;
                 return r.process;
             }
             try

@@ -47,6 +47,22 @@ public final class Origin
     }
 
     /**
+     * @return whether the run is quiescent besides the event being processed ({@link Kernel#quiescent()}).
+     */
+    public boolean runQuiescent()
+    {
+        return kernel.quiescent();
+    }
+
+    /**
+     * @return the run's process-resumption count ({@link Kernel#resumeCount()}).
+     */
+    public long runResumes()
+    {
+        return kernel.resumeCount();
+    }
+
+    /**
      * Schedules an event of this origin that may be cancelled. It costs one object more than
      * {@link #schedule(long, EventHandler)}, which is what the packet path uses.
      *

@@ -231,6 +231,29 @@ final class DmaEngine
         }
     }
 
+    /**
+     * Whether a packet refused as not ready (a barrier's test, a queued DMA to a full queue) can
+     * never succeed: the run was quiescent at its last retry and is again now, and no process has
+     * run in between. Nothing but a process (or an event, none pending) changes the remote memory
+     * it waits for. The first quiescent retry is still made: a process may have written the word
+     * (arrived at the barrier, drained the queue) before it parked.
+     */
+    private boolean futile(final NicPacket p)
+    {
+        if (!origin.runQuiescent())
+        {
+            p.quiescentAt = -1;
+            return false;
+        }
+        final long resumes = origin.runResumes();
+        if (p.quiescentAt == resumes)
+        {
+            return true;
+        }
+        p.quiescentAt = resumes;
+        return false;
+    }
+
     /** An acknowledgement came back for a packet this engine sent: retry, fail or complete it. */
     void onAck(final Packet packet, final long timeNs)
     {
@@ -243,7 +266,17 @@ final class DmaEngine
         {
             // the hardware barrier: test again until every recipient is ready
             p.tries++;
-            origin.schedule(timeNs + profile.queueRetryNs() / 8, t -> resend(p, t));
+            origin.schedule(timeNs + profile.queueRetryNs() / 8, t ->
+            {
+                if (futile(p))
+                {
+                    // testing for ever would only hide the deadlock; the kernel reports it (who waits
+                    // for what) as this event leaves the queue empty
+                    tryInject(t);
+                    return;
+                }
+                resend(p, t);
+            });
         }
         else if (code == NicPacket.ACK_RETRY && !job.failed)
         {
@@ -284,7 +317,17 @@ final class DmaEngine
                     {
                         // the oldest refused packet: retry it; the others follow once it lands
                         final long backOff = restart ? profile.interruptNs() + profile.driverNs() : profile.queueRetryNs();
-                        origin.schedule(timeNs + backOff, t -> resendIfOldest(p, t));
+                        origin.schedule(timeNs + backOff, t ->
+                        {
+                            if (futile(p))
+                            {
+                                // as for the barrier's test: no process will ever run to drain the
+                                // queue, so restarting for ever would only hide the deadlock
+                                tryInject(t);
+                                return;
+                            }
+                            resendIfOldest(p, t);
+                        });
                     }
                 }
                 else

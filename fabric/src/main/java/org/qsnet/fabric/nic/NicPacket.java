@@ -28,6 +28,12 @@ final class NicPacket
     int[] key;
     int destContext;
     int tries;
+    /**
+     * The run's process-resumption count when this packet's last retry found the run quiescent
+     * (nothing else pending), -1 otherwise: a second quiescent retry with no process run in
+     * between can never succeed.
+     */
+    long quiescentAt = -1;
     /** A queued packet's stream (destination node, context and queue) and its place in it. */
     long stream;
     int seq = -1;
