@@ -95,8 +95,11 @@ public final class CartComm extends Intracomm
      */
     public CartParms getTopo() throws MPIException
     {
-        final CommState c = state();
-        return new CartParms(c.dims.clone(), c.periods.clone(), getCoords(c.myRank));
+        return call(() ->
+        {
+            final CommState c = state();
+            return new CartParms(c.dims.clone(), c.periods.clone(), coordsOf(c, c.myRank));
+        });
     }
 
     /**
@@ -108,7 +111,11 @@ public final class CartComm extends Intracomm
      */
     public int getRank(final int[] coords) throws MPIException
     {
-        final CommState c = state();
+        return call(() -> rankOf(state(), coords));
+    }
+
+    private static int rankOf(final CommState c, final int[] coords) throws MPIException
+    {
         if (coords.length != c.dims.length)
         {
             throw new MPIException(MPI.ERR_ARG, "getRank: " + coords.length + " coordinates given for a grid of "
@@ -141,7 +148,11 @@ public final class CartComm extends Intracomm
      */
     public int[] getCoords(final int rank) throws MPIException
     {
-        final CommState c = state();
+        return call(() -> coordsOf(state(), rank));
+    }
+
+    private static int[] coordsOf(final CommState c, final int rank) throws MPIException
+    {
         c.checkPeer("getCoords", "rank", rank, false);
         final int[] x = new int[c.dims.length];
         int r = rank;
@@ -163,16 +174,19 @@ public final class CartComm extends Intracomm
      */
     public ShiftParms shift(final int direction, final int disp) throws MPIException
     {
-        final CommState c = state();
-        if (direction < 0 || direction >= c.dims.length)
+        return call(() ->
         {
-            throw new MPIException(MPI.ERR_DIMS, "shift: direction " + direction + " must be in 0.." + (c.dims.length - 1));
-        }
-        final int[] me = getCoords(c.myRank);
-        return new ShiftParms(at(c, me, direction, -disp), at(c, me, direction, disp));
+            final CommState c = state();
+            if (direction < 0 || direction >= c.dims.length)
+            {
+                throw new MPIException(MPI.ERR_DIMS, "shift: direction " + direction + " must be in 0.." + (c.dims.length - 1));
+            }
+            final int[] me = coordsOf(c, c.myRank);
+            return new ShiftParms(at(c, me, direction, -disp), at(c, me, direction, disp));
+        });
     }
 
-    private int at(final CommState c, final int[] me, final int dim, final int d) throws MPIException
+    private static int at(final CommState c, final int[] me, final int dim, final int d) throws MPIException
     {
         final int[] x = me.clone();
         x[dim] += d;
@@ -180,7 +194,7 @@ public final class CartComm extends Intracomm
         {
             return MPI.PROC_NULL;
         }
-        return getRank(x);
+        return rankOf(c, x);
     }
 
     /**
@@ -188,12 +202,21 @@ public final class CartComm extends Intracomm
      *
      * @param remainDims which dimensions remain.
      * @return the caller's sub-grid communicator.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_ARG} when {@code remainDims} has not one entry per dimension.
      */
     public CartComm sub(final boolean[] remainDims) throws MPIException
     {
         final CommState c = state();
-        final int[] me = getCoords(c.myRank);
+        call(() ->
+        {
+            if (remainDims.length != c.dims.length)
+            {
+                throw new MPIException(MPI.ERR_ARG, "sub: remainDims has " + remainDims.length + " entries for a grid of "
+                    + c.dims.length + " dimensions");
+            }
+            return null;
+        });
+        final int[] me = coordsOf(c, c.myRank);
         int colour = 0;
         int key = 0;
         final List<Integer> d = new ArrayList<>();

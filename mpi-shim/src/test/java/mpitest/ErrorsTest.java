@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import mpi.CartComm;
 import mpi.Datatype;
 import mpi.MPI;
 import mpi.MPIException;
@@ -89,6 +90,36 @@ class ErrorsTest
         }
     }
 
+    /**
+     * A Cartesian call's error under the default handler (ERRORS_ARE_FATAL) ends the rank like any
+     * other call's (they threw their MPIException past the handler); under ERRORS_RETURN it is
+     * thrown, and {@code sub} checks its argument's length.
+     */
+    public static final class FatalCart
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            final CartComm cart = MPI.COMM_WORLD.createCart(new int[] {2, 1}, new boolean[] {false, false}, false);
+            cart.setErrhandler(MPI.ERRORS_RETURN);
+            try
+            {
+                cart.sub(new boolean[] {true});
+                throw new AssertionError("sub with 1 of 2 dimensions accepted");
+            }
+            catch (final MPIException e)
+            {
+                if (e.getErrorClass() != MPI.ERR_ARG || !e.getMessage().contains("remainDims has 1 entries for a grid of 2"))
+                {
+                    throw new AssertionError("sub: class " + e.getErrorClass() + ": " + e.getMessage());
+                }
+            }
+            cart.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            cart.getRank(new int[] {Integer.parseInt(args[0]), 0});
+            MPI.Finalize();
+        }
+    }
+
     /** Two blocking synchronous sends to each other: neither can complete. */
     public static final class Deadlock
     {
@@ -114,6 +145,14 @@ class ErrorsTest
         final SimulationException e = assertThrows(SimulationException.class, () -> Job.run(2, Fatal.class));
         assertTrue(e.getMessage().contains("MPI error on MPI_COMM_WORLD (MPI.ERRORS_ARE_FATAL; error class 6)")
             && e.getMessage().contains("dest 5 is outside MPI_COMM_WORLD"), e.getMessage());
+    }
+
+    @Test
+    void shouldEndTheJobWhenACartesianCallFailsUnderErrorsAreFatal()
+    {
+        final SimulationException e = assertThrows(SimulationException.class, () -> Job.run(2, FatalCart.class, "5"));
+        assertTrue(e.getMessage().contains("(MPI.ERRORS_ARE_FATAL; error class " + MPI.ERR_ARG + ")")
+            && e.getMessage().contains("getRank: coordinate 5 is outside dimension 0 (0..1)"), e.getMessage());
     }
 
     @Test
