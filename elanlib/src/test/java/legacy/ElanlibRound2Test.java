@@ -1,18 +1,11 @@
 package legacy;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
@@ -27,22 +20,9 @@ import org.qsnet.fabric.machine.PlatformProfile;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ElanlibRound2Test
 {
-    static synchronized String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
+    static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        final PrintStream out = System.out;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            Prun.run(p, new Prun.Options(procs, nodes, false, 0, Map.of()), ElanlibRound2.class, scenario).throwIfFailed();
-        }
-        finally
-        {
-            System.setOut(out);
-        }
-        final String s = o.toString(StandardCharsets.UTF_8);
-        assertTrue(s.lines().anyMatch(l -> l.equals("ok " + scenario)), s);
-        return s;
+        return ScenarioJobs.run(ElanlibRound2.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile lossy(final double rate)

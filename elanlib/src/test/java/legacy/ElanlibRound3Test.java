@@ -2,9 +2,6 @@ package legacy;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -37,28 +34,14 @@ import org.qsnet.fabric.machine.PlatformProfile;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ElanlibRound3Test
 {
-    static synchronized String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
+    static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        final PrintStream out = System.out;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            Prun.run(p, new Prun.Options(procs, nodes, false, 0, Map.of()), ElanlibRound3.class, scenario).throwIfFailed();
-        }
-        finally
-        {
-            System.setOut(out);
-        }
-        final String s = o.toString(StandardCharsets.UTF_8);
-        assertTrue(s.lines().anyMatch(l -> l.equals("ok " + scenario)), s);
-        return s;
+        return ScenarioJobs.run(ElanlibRound3.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile profile(final double crc)
     {
-        final PlatformProfile p = PlatformProfile.pentium3He();
-        return crc == 0 ? p : p.withFabric(p.fabric().withCrcErrorRate(crc));
+        return ScenarioJobs.withCrcErrors(crc);
     }
 
     @ParameterizedTest(name = "{0} ranks on {1} nodes, crcErrorRate {2}")

@@ -1,17 +1,10 @@
 package legacy;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
@@ -25,28 +18,14 @@ import org.qsnet.fabric.machine.PlatformProfile;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TportRound3Test
 {
-    static synchronized String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
+    static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        final PrintStream out = System.out;
-        final ByteArrayOutputStream o = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            Prun.run(p, new Prun.Options(procs, nodes, false, 0, Map.of()), TportRound3.class, scenario).throwIfFailed();
-        }
-        finally
-        {
-            System.setOut(out);
-        }
-        final String s = o.toString(StandardCharsets.UTF_8);
-        assertTrue(s.lines().anyMatch(l -> l.equals("ok " + scenario)), s);
-        return s;
+        return ScenarioJobs.run(TportRound3.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile profile(final double crc)
     {
-        final PlatformProfile p = PlatformProfile.pentium3He();
-        return crc == 0 ? p : p.withFabric(p.fabric().withCrcErrorRate(crc));
+        return ScenarioJobs.withCrcErrors(crc);
     }
 
     @ParameterizedTest(name = "{0} ranks on {1} nodes, crcErrorRate {2}")
