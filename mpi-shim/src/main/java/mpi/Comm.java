@@ -819,7 +819,7 @@ public class Comm implements Freeable, Cloneable
      * @param remoteLeader the remote leader's rank in this (peer) communicator.
      * @param tag          a tag for the leaders' exchange.
      * @return the intercommunicator.
-     * @throws MPIException on an error.
+     * @throws MPIException with {@link MPI#ERR_ARG} for a leader outside its communicator (as Open MPI).
      */
     public final Intercomm createIntercomm(final Comm localComm, final int localLeader, final int remoteLeader,
         final int tag) throws MPIException

@@ -17,7 +17,21 @@ public final class Intercomm extends Comm
         final int tag) throws MPIException
     {
         final CommState local = localComm.state();
-        Comm.checkRoot(local, "createIntercomm", localLeader);
+        // as Open MPI's MPI_Intercomm_create: a leader outside its communicator is MPI_ERR_ARG (not a root)
+        if (localLeader < 0 || localLeader >= local.size())
+        {
+            throw new MPIException(MPI.ERR_ARG, "createIntercomm: localLeader " + localLeader + " is outside " + local + " (0.."
+                + (local.size() - 1) + ")");
+        }
+        if (local.myRank == localLeader)
+        {
+            final CommState p = peer.state();
+            if (remoteLeader < 0 || remoteLeader >= p.size())
+            {
+                throw new MPIException(MPI.ERR_ARG, "createIntercomm: remoteLeader " + remoteLeader + " is outside the peer "
+                    + p + " (0.." + (p.size() - 1) + ")");
+            }
+        }
         final Rank rank = local.rank;
         rank.enter();
         // the leaders exchange their groups and context proposals over the peer communicator

@@ -1363,8 +1363,11 @@ class OutsideRound3Test
             returns("send on a freed communicator", MPI.ERR_COMM, () -> d.send(new int[1], 1, MPI.INT, 0, 0), "free");
             returns("split of a freed communicator", MPI.ERR_COMM, () -> d.split(0, 0), "free");
             returns("free of COMM_WORLD", MPI.ERR_COMM, () -> world.free(), "WORLD");
-            returns("createIntercomm with local leader size", MPI.ERR_ROOT, () -> world.createIntercomm(MPI.COMM_SELF, 1, 0, 3),
-                "1");
+            // Open MPI's MPI_Intercomm_create: a leader outside its communicator is MPI_ERR_ARG
+            returns("createIntercomm with local leader size", MPI.ERR_ARG, () -> world.createIntercomm(MPI.COMM_SELF, 1, 0, 3),
+                "localLeader 1");
+            returns("createIntercomm with remote leader size", MPI.ERR_ARG, () -> world.createIntercomm(MPI.COMM_SELF, 0, size,
+                3), "remoteLeader " + size);
             final Datatype before = Datatype.createIndexed(new int[] {1}, new int[] {-1}, MPI.INT);
             before.commit();
             returns("send of a type reaching before the buffer", MPI.ERR_BUFFER, () -> world.send(new int[4], 1, before, rank, 0),
