@@ -22,8 +22,9 @@ import org.qsnet.fabric.engine.Origin;
 /**
  * The event core's cost per event against how many events are pending: one origin per pending
  * event, each rescheduling itself {@code pending / 1000} times as far ahead as
- * {@code KernelBenchmark.eventWith1000Pending}'s, so that the events per simulated ns are the same
- * at every size and only the queue's depth changes. A saturated fabric keeps about one event
+ * {@code KernelBenchmark.eventWith1000Pending}'s (the gaps spread over every ns, so that deeper
+ * queues do not bring more events at one instant), so that the events per simulated ns are the
+ * same at every size and only the queue's depth changes. A saturated fabric keeps about one event
  * pending per node (96, 291, 954 and 3,749 at 64, 256, 1024 and 4096 nodes): this is the queue's
  * share of the cost per packet-hop as the machine grows, with the model's own state left out.
  */
@@ -52,7 +53,8 @@ public class KernelScalingBenchmark
         for (int i = 0; i < pending; i++)
         {
             final Origin o = k.origin(i, "o");
-            final long gap = (50 + (i * 7919L) % 997) * pending / 1000;
+            // eventWith1000Pending's gaps (50..1046 ns) stretched by pending / 1000, spread over every ns
+            final long gap = 50L * pending / 1000 + (i * 7919L) % (997L * pending / 1000);
             o.schedule(gap, new EventHandler()
             {
                 @Override
