@@ -22,7 +22,7 @@ class ElanlibRound2Test
 {
     static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        return ScenarioJobs.run(ElanlibRound2.class, p, procs, nodes, scenario);
+        return ScenarioJobs.assertPasses(ElanlibRound2.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile lossy(final double rate)

@@ -36,7 +36,7 @@ class ElanlibRound3Test
 {
     static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        return ScenarioJobs.run(ElanlibRound3.class, p, procs, nodes, scenario);
+        return ScenarioJobs.assertPasses(ElanlibRound3.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile profile(final double crc)

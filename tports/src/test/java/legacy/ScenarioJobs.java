@@ -22,11 +22,11 @@ final class ScenarioJobs
     }
 
     /**
-     * Runs {@code program scenario} and checks that it said so.
+     * Runs {@code program scenario} and asserts that it ended and said so.
      *
      * @return everything the ranks printed.
      */
-    static synchronized String run(final Class<?> program, final PlatformProfile p, final int procs, final int nodes,
+    static synchronized String assertPasses(final Class<?> program, final PlatformProfile p, final int procs, final int nodes,
         final String scenario)
     {
         final PrintStream out = System.out;

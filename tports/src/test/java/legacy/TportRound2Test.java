@@ -22,7 +22,7 @@ class TportRound2Test
 {
     static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        return ScenarioJobs.run(TportRound2.class, p, procs, nodes, scenario);
+        return ScenarioJobs.assertPasses(TportRound2.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile profile(final double crc)

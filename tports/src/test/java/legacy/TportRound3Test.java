@@ -20,7 +20,7 @@ class TportRound3Test
 {
     static String run(final PlatformProfile p, final int procs, final int nodes, final String scenario)
     {
-        return ScenarioJobs.run(TportRound3.class, p, procs, nodes, scenario);
+        return ScenarioJobs.assertPasses(TportRound3.class, p, procs, nodes, scenario);
     }
 
     static PlatformProfile profile(final double crc)
