@@ -206,44 +206,43 @@ public final class CartComm extends Intracomm
      */
     public CartComm sub(final boolean[] remainDims) throws MPIException
     {
-        final CommState c = state();
-        call(() ->
+        return call(() ->
         {
+            final CommState c = state();
             if (remainDims.length != c.dims.length)
             {
                 throw new MPIException(MPI.ERR_ARG, "sub: remainDims has " + remainDims.length + " entries for a grid of "
                     + c.dims.length + " dimensions");
             }
-            return null;
+            final int[] me = coordsOf(c, c.myRank);
+            int colour = 0;
+            int key = 0;
+            final List<Integer> d = new ArrayList<>();
+            final List<Boolean> p = new ArrayList<>();
+            for (int i = 0; i < c.dims.length; i++)
+            {
+                if (remainDims[i])
+                {
+                    key = key * c.dims[i] + me[i];
+                    d.add(c.dims[i]);
+                    p.add(c.periods[i]);
+                }
+                else
+                {
+                    colour = colour * c.dims[i] + me[i];
+                }
+            }
+            final Intracomm s = split(colour, key);
+            final CommState st = s.state();
+            st.topology = MPI.CART;
+            st.dims = d.stream().mapToInt(Integer::intValue).toArray();
+            st.periods = new boolean[p.size()];
+            for (int i = 0; i < p.size(); i++)
+            {
+                st.periods[i] = p.get(i);
+            }
+            return new CartComm(st);
         });
-        final int[] me = coordsOf(c, c.myRank);
-        int colour = 0;
-        int key = 0;
-        final List<Integer> d = new ArrayList<>();
-        final List<Boolean> p = new ArrayList<>();
-        for (int i = 0; i < c.dims.length; i++)
-        {
-            if (remainDims[i])
-            {
-                key = key * c.dims[i] + me[i];
-                d.add(c.dims[i]);
-                p.add(c.periods[i]);
-            }
-            else
-            {
-                colour = colour * c.dims[i] + me[i];
-            }
-        }
-        final Intracomm s = split(colour, key);
-        final CommState st = s.state();
-        st.topology = MPI.CART;
-        st.dims = d.stream().mapToInt(Integer::intValue).toArray();
-        st.periods = new boolean[p.size()];
-        for (int i = 0; i < p.size(); i++)
-        {
-            st.periods[i] = p.get(i);
-        }
-        return new CartComm(st);
     }
 
     /**
