@@ -180,6 +180,18 @@ final class EventQueue
         return ((long)origin << 32) | nextRank++;
     }
 
+    /** @return how many reservations are held (reserved and not yet taken or scheduled). */
+    int heldCount()
+    {
+        return heldCount;
+    }
+
+    /** @return held reservation {@code i} (0 &lt;= i &lt; {@link #heldCount()}), in no particular order. */
+    Reservation held(final int i)
+    {
+        return reservations[i];
+    }
+
     void hold(final Reservation r)
     {
         if (heldCount == reservations.length)

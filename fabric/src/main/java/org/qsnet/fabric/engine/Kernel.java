@@ -126,8 +126,8 @@ public final class Kernel
     }
 
     /**
-     * Whether nothing at all is pending besides the event being processed: no event queued or
-     * reserved, and this kernel is the whole run (not one partition of a distributed run, whose
+     * Whether nothing at all is pending besides the event being processed: no event queued, none
+     * reserved that orders after what runs now, and this kernel is the whole run (not one partition of a distributed run, whose
      * wake-ups may come from another). No process can then run again except through what the
      * current event schedules.
      *
@@ -135,7 +135,21 @@ public final class Kernel
      */
     public boolean quiescent()
     {
-        return queue.isEmpty() && reserving.isEmpty() && !partitioned;
+        if (!queue.isEmpty() || partitioned)
+        {
+            return false;
+        }
+        // a reservation ordering before what runs now has happened (its owner takes it lazily, and
+        // its work stays with its owner); one ordering after it is pending work
+        for (int i = 0; i < queue.heldCount(); i++)
+        {
+            final Reservation r = queue.held(i);
+            if (!ordersBeforeCurrent(r.timeNs, r.tie))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -145,4 +145,27 @@ class ReservationTest
         assertEquals(1, caught.size());
         assertTrue(caught.get(0).getMessage().contains("take it"), caught.get(0).getMessage());
     }
+
+    /**
+     * {@link Kernel#quiescent()} counts a reservation ordering after what runs now as pending work,
+     * and one ordering before it (happened, taken lazily by its owner) as none (it looked at the
+     * origins that had ever reserved, so a run that had reserved once was never quiescent again, and
+     * the NIC's barrier retries could not end a deadlock there).
+     */
+    @Test
+    void shouldBeQuiescentOnlyWhenNoEventIsQueuedOrReserved()
+    {
+        final Kernel k = new Kernel();
+        final Origin a = k.origin(1, "a");
+        final Origin b = k.origin(2, "b");
+        final List<Boolean> seen = new ArrayList<>();
+        final Reservation r = a.newReservation();
+        a.reserve(r, 30, t -> { });
+        b.schedule(20, t -> seen.add(k.quiescent()));
+        k.runUntil(25);
+        b.schedule(40, t -> seen.add(k.quiescent()));
+        k.run();
+        assertFalse(r.held());
+        assertEquals(List.of(false, true), seen, "at 20 the reservation at 30 is pending; at 40 nothing is");
+    }
 }
