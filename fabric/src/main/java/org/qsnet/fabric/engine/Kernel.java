@@ -58,6 +58,12 @@ public final class Kernel
     private long tracedEvents;
     private IntPredicate traced;
     private boolean partitioned;
+    /** A partitioned run's way to the other partitions, for quiescence probes (null in one JVM). */
+    private ProbeExchange exchange;
+    /** Probe events of other partitions' probes in this queue: not work of the run. */
+    private int probeEvents;
+    /** This partition's probes still waiting for other partitions' answers, by key. */
+    private final Map<ProbeKey, QuiescenceProbe> probes = new HashMap<>();
     private long resumes;
     /** Origins that have reserved events ({@link Reservation}). */
     private final List<Origin> reserving = new ArrayList<>();
@@ -127,15 +133,25 @@ public final class Kernel
 
     /**
      * Whether nothing at all is pending besides the event being processed: no event queued, none
-     * reserved that orders after what runs now, and this kernel is the whole run (not one partition of a distributed run, whose
-     * wake-ups may come from another). No process can then run again except through what the
-     * current event schedules.
+     * reserved that orders after what runs now, and this kernel is the whole run (not one partition
+     * of a distributed run, whose wake-ups may come from another: there a {@link QuiescenceProbe}
+     * answers). No process can then run again except through what the current event schedules.
      *
      * @return true when the run is quiescent.
      */
     public boolean quiescent()
     {
-        if (!queue.isEmpty() || partitioned)
+        return !partitioned && locallyQuiescent();
+    }
+
+    /**
+     * Whether this kernel holds no work besides the event being processed: no event queued (other
+     * partitions' probe events are not work), none reserved that orders after what runs now, and
+     * (partitioned) nothing shipped in this window for another partition to run.
+     */
+    private boolean locallyQuiescent()
+    {
+        if (queue.size() != probeEvents || exchange != null && exchange.shippedWorkPending())
         {
             return false;
         }
@@ -150,6 +166,117 @@ public final class Kernel
             }
         }
         return true;
+    }
+
+    /**
+     * Schedules an event whose instant is probed: as it runs, the probe learns whether the whole
+     * run had nothing else pending there and how many process resumptions it had seen (see
+     * {@link QuiescenceProbe}: in a partitioned run the other partitions' answers arrive at the
+     * end of that window).
+     */
+    QuiescenceProbe scheduleProbed(final Origin origin, final long timeNs, final EventHandler handler)
+    {
+        if (origin.heldCount > 0)
+        {
+            origin.catchUp();
+        }
+        final long seq = origin.peekSeq();
+        final QuiescenceProbe probe = new QuiescenceProbe(timeNs, origin.id(), seq,
+            exchange == null ? 1 : exchange.partitionCount());
+        schedule(origin, timeNs, new Probed(probe, handler));
+        if (exchange != null)
+        {
+            QsnetException.require(timeNs - nowNs >= exchange.probeLeadNs(), "probed event delay", (timeNs - nowNs) + " ns",
+                "must be at least the partitions' lookahead (" + exchange.probeLeadNs() + " ns) in a partitioned run, so"
+                + " that every partition answers its probe (a NIC retry interval too short for partitions)");
+            probes.put(new ProbeKey(origin.id(), seq), probe);
+            exchange.announceProbe(origin.id(), seq, timeNs);
+        }
+        return probe;
+    }
+
+    /**
+     * Inserts another partition's probe (between windows only, as {@link #scheduleRemote}): at its
+     * key this kernel ships its own answer.
+     *
+     * @param originId the probed event's origin.
+     * @param timeNs   its time.
+     * @param seq      its sequence number there.
+     */
+    public void scheduleRemoteProbe(final int originId, final long timeNs, final long seq)
+    {
+        QsnetException.require(exchange != null, "probe", originId + "/" + seq, "arrived at a kernel that is not a partition");
+        scheduleRemote(originId, timeNs, seq, new RemoteProbe(originId, seq));
+        probeEvents++;
+    }
+
+    /**
+     * Takes another partition's answer to one of this partition's probes (between windows only).
+     *
+     * @param originId  the probed event's origin.
+     * @param seq       its sequence number there.
+     * @param quiescent whether nothing was pending in that partition at the probe.
+     * @param resumes   that partition's process resumptions so far.
+     * @return false when the probe is not this partition's (an answer meant for another).
+     */
+    public boolean probeAnswered(final int originId, final long seq, final boolean quiescent, final long resumes)
+    {
+        final ProbeKey k = new ProbeKey(originId, seq);
+        final QuiescenceProbe probe = probes.get(k);
+        if (probe == null)
+        {
+            return false;
+        }
+        probe.answer(quiescent, resumes);
+        if (probe.complete())
+        {
+            probes.remove(k);
+        }
+        return true;
+    }
+
+    private record ProbeKey(int originId, long seq)
+    {
+    }
+
+    /** The probed event itself: this partition's answer first, then what it does. */
+    private final class Probed implements EventHandler
+    {
+        private final QuiescenceProbe probe;
+        private final EventHandler handler;
+
+        Probed(final QuiescenceProbe probe, final EventHandler handler)
+        {
+            this.probe = probe;
+            this.handler = handler;
+        }
+
+        @Override
+        public void onEvent(final long timeNs)
+        {
+            probe.answer(locallyQuiescent(), resumes);
+            handler.onEvent(timeNs);
+        }
+    }
+
+    /** Another partition's probe: answers it at its key; no work of the run. */
+    private final class RemoteProbe implements EventHandler
+    {
+        private final int originId;
+        private final long seq;
+
+        RemoteProbe(final int originId, final long seq)
+        {
+            this.originId = originId;
+            this.seq = seq;
+        }
+
+        @Override
+        public void onEvent(final long timeNs)
+        {
+            probeEvents--;
+            exchange.answerProbe(originId, seq, locallyQuiescent(), resumes);
+        }
     }
 
     /**
@@ -218,6 +345,18 @@ public final class Kernel
     public void partitioned()
     {
         this.partitioned = true;
+    }
+
+    /**
+     * Marks this kernel as one partition of a distributed run ({@link #partitioned()}) that answers
+     * {@link QuiescenceProbe}s through {@code probeExchange}.
+     *
+     * @param probeExchange the way to the other partitions.
+     */
+    public void partitioned(final ProbeExchange probeExchange)
+    {
+        partitioned();
+        this.exchange = probeExchange;
     }
 
     /**

@@ -47,19 +47,19 @@ public final class Origin
     }
 
     /**
-     * @return whether the run is quiescent besides the event being processed ({@link Kernel#quiescent()}).
+     * Schedules an event of this origin whose instant is probed: whether the whole run had nothing
+     * else pending there, and the process resumptions it had seen ({@link QuiescenceProbe}; in a
+     * partitioned run the other partitions' answers arrive at the end of that event's window, so
+     * decide from the probes of earlier events). In a partitioned run the event must lie at least
+     * the lookahead ahead.
+     *
+     * @param timeNs  absolute simulated time; not before {@link Kernel#nowNs()}.
+     * @param handler what to run.
+     * @return the probe, complete once every partition has answered.
      */
-    public boolean runQuiescent()
+    public QuiescenceProbe scheduleProbed(final long timeNs, final EventHandler handler)
     {
-        return kernel.quiescent();
-    }
-
-    /**
-     * @return the run's process-resumption count ({@link Kernel#resumeCount()}).
-     */
-    public long runResumes()
-    {
-        return kernel.resumeCount();
+        return kernel.scheduleProbed(this, timeNs, handler);
     }
 
     /**

@@ -160,7 +160,7 @@ public final class Fabric
         remote.connect(router, delivery);
         if (this.partitioning.isDistributed())
         {
-            kernel.partitioned();
+            kernel.partitioned(remote);
             kernel.traceOnly(remote::ownsOrigin);
         }
         ports = new Port[nodes];

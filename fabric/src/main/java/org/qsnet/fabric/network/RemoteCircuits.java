@@ -33,22 +33,32 @@ import org.qsnet.fabric.engine.Kernel;
  * acknowledgement under the first recipient's broadcast-ack origin (an origin no one else uses,
  * so the order is that of one JVM, where it is scheduled at the tail).
  *
+ * <p>It also carries the kernel's {@link org.qsnet.fabric.engine.QuiescenceProbe}s: a {@code PROBE}
+ * (the key of a NIC retry, shipped as the retry is scheduled) for every other partition to answer
+ * at that key, and each partition's {@code ANSWER} for the partition that owns the probe. They are
+ * no events of the model; {@link #shippedWorkPending()} tells a probe whether this window shipped
+ * work (events, broadcast answers) that is pending elsewhere.
+ *
  * <p>Node links: the owner keeps their virtual channels and waiting headers; a replica takes
  * the channel named in HEAD when the header reaches the leaf and frees it at the ACK (nothing in
  * a replica reads it in between), and keeps the bodies reserved on it, as for every other link.
  *
- * <p>About 570 lines, one class: the five kinds of shipped events, their encoding and their
+ * <p>About 680 lines, one class: the five kinds of shipped events (and the probes), their encoding and their
  * replay are one protocol (what HEAD carries is what the replica's TAIL and ACK rely on), and
  * half of the length is that protocol's description. It is on the packet path only in a
  * partitioned run; a run in one JVM never calls it.
  */
-public final class RemoteCircuits
+public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchange
 {
     static final byte HEAD = 1;
     static final byte TAIL = 2;
     static final byte ACK = 3;
     static final byte RELEASE = 4;
     static final byte PART = 5;
+    /** A {@link org.qsnet.fabric.engine.QuiescenceProbe}'s key, for every other partition to answer at. */
+    static final byte PROBE = 6;
+    /** A partition's answer to a probe, for the partition that owns it. */
+    static final byte ANSWER = 7;
 
     private final Kernel kernel;
     private final Partitioning partitioning;
@@ -70,6 +80,8 @@ public final class RemoteCircuits
     long eventsReceived;
     /** The earliest time of an event shipped in this window. */
     private long shippedMinNs = Long.MAX_VALUE;
+    /** Whether this window shipped an event or a broadcast's answer (work other partitions will run). */
+    private boolean shippedWork;
 
     RemoteCircuits(final Kernel kernel, final Partitioning partitioning, final FabricConfig config,
         final Topology topology, final LinkOutput[] nodeOut)
@@ -158,6 +170,62 @@ public final class RemoteCircuits
     {
         outbox.clear();
         shippedMinNs = Long.MAX_VALUE;
+        shippedWork = false;
+    }
+
+    // ---------------------------------------------------------------- quiescence probes
+
+    @Override
+    public int partitionCount()
+    {
+        return partitioning.count();
+    }
+
+    @Override
+    public long probeLeadNs()
+    {
+        return lookaheadNs();
+    }
+
+    @Override
+    public void announceProbe(final int originId, final long seq, final long timeNs)
+    {
+        outbox.putByte(PROBE).putInt(partitioning.self()).putInt(originId).putLong(seq).putLong(timeNs);
+    }
+
+    @Override
+    public void answerProbe(final int originId, final long seq, final boolean quiescent, final long resumes)
+    {
+        outbox.putByte(ANSWER).putInt(probeOwner(originId, seq)).putInt(originId).putLong(seq)
+            .putByte(quiescent ? 1 : 0).putLong(resumes);
+    }
+
+    @Override
+    public boolean shippedWorkPending()
+    {
+        return shippedWork || !pending.isEmpty();
+    }
+
+    /** The partition that announced each probe this partition has yet to answer, by key. */
+    private final Map<ProbeKey, Integer> probeOwners = new HashMap<>();
+
+    private record ProbeKey(int originId, long seq)
+    {
+    }
+
+    private static ProbeKey probeKey(final int originId, final long seq)
+    {
+        return new ProbeKey(originId, seq);
+    }
+
+    private int probeOwner(final int originId, final long seq)
+    {
+        final Integer owner = probeOwners.remove(probeKey(originId, seq));
+        if (owner == null)
+        {
+            throw new QsnetException("a probe of origin " + originId + ", seq " + seq + " ran here without its announcement");
+        }
+        return owner;
     }
 
     /**
@@ -263,6 +331,7 @@ public final class RemoteCircuits
     private void header(final byte kind, final int originId, final long seq, final long timeNs, final long key)
     {
         shippedMinNs = Math.min(shippedMinNs, timeNs);
+        shippedWork = true;
         outbox.putByte(kind).putInt(originId).putLong(seq).putLong(timeNs).putLong(key);
     }
 
@@ -308,6 +377,7 @@ public final class RemoteCircuits
         final byte[] reply = new byte[r.remaining()];
         r.get(reply);
         pendingByKey.get(p.key()).parts.put(node, new Part(turnaroundNs, p.ackValue(), reply));
+        shippedWork = true;
         outbox.putByte(PART).putLong(p.key()).putInt(node).putLong(turnaroundNs).putLong(p.ackValue()).putBytes(reply);
     }
 
@@ -381,6 +451,30 @@ public final class RemoteCircuits
                         + ", whose tail did not run in this window here");
                 }
                 pb.parts.put(node, new Part(turnaround, ackValue, reply));
+                continue;
+            }
+            if (kind == PROBE)
+            {
+                final int owner = b.getInt();
+                final int originId = b.getInt();
+                final long seq = b.getLong();
+                final long timeNs = b.getLong();
+                probeOwners.put(probeKey(originId, seq), owner);
+                kernel.scheduleRemoteProbe(originId, timeNs, seq);
+                continue;
+            }
+            if (kind == ANSWER)
+            {
+                final int owner = b.getInt();
+                final int originId = b.getInt();
+                final long seq = b.getLong();
+                final boolean quiescent = b.get() != 0;
+                final long resumes = b.getLong();
+                if (owner == partitioning.self() && !kernel.probeAnswered(originId, seq, quiescent, resumes))
+                {
+                    throw new QsnetException("an answer to probe " + originId + "/" + seq
+                        + " arrived here, which has no such probe waiting");
+                }
                 continue;
             }
             final int originId = b.getInt();

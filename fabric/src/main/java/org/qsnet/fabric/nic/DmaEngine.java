@@ -233,25 +233,31 @@ final class DmaEngine
 
     /**
      * Whether a packet refused as not ready (a barrier's test, a queued DMA to a full queue) can
-     * never succeed: the run was quiescent at its last retry and is again now, and no process has
-     * run in between. Nothing but a process (or an event, none pending) changes the remote memory
-     * it waits for. The first quiescent retry is still made: a process may have written the word
-     * (arrived at the barrier, drained the queue) before it parked.
+     * never succeed, judged at its retry now from its two retries before: the whole run was
+     * quiescent at both, and no process ran in between. Nothing but a process (or an event, none
+     * was pending) changes the remote memory it waits for, so the state it found at the last one
+     * is the state it finds for ever. A first quiescent retry, and a second, are still made: a
+     * process may have written the word (arrived at the barrier, drained the queue) before it
+     * parked. Deciding from earlier retries rather than this one makes the decision the same in
+     * a partitioned run, whose other partitions answer a retry's probe at the end of its window.
      */
-    private boolean futile(final NicPacket p)
+    private static boolean futile(final NicPacket p)
     {
-        if (!origin.runQuiescent())
+        final org.qsnet.fabric.engine.QuiescenceProbe last = p.lastRetry;
+        final org.qsnet.fabric.engine.QuiescenceProbe before = p.retryBefore;
+        p.retryBefore = last;
+        p.lastRetry = p.nextRetry;
+        p.nextRetry = null;
+        if (last == null || before == null)
         {
-            p.quiescentAt = -1;
             return false;
         }
-        final long resumes = origin.runResumes();
-        if (p.quiescentAt == resumes)
+        if (!last.complete() || !before.complete())
         {
-            return true;
+            // a retry's answers arrive at the end of its window, a lookahead at most after it
+            throw new org.qsnet.fabric.QsnetException("retry probes incomplete at the next retry: " + before + ", " + last);
         }
-        p.quiescentAt = resumes;
-        return false;
+        return before.quiescent() && last.quiescent() && before.resumes() == last.resumes();
     }
 
     /** An acknowledgement came back for a packet this engine sent: retry, fail or complete it. */
@@ -266,7 +272,7 @@ final class DmaEngine
         {
             // the hardware barrier: test again until every recipient is ready
             p.tries++;
-            origin.schedule(timeNs + profile.queueRetryNs() / 8, t ->
+            p.nextRetry = origin.scheduleProbed(timeNs + profile.queueRetryNs() / 8, t ->
             {
                 if (futile(p))
                 {
@@ -317,7 +323,7 @@ final class DmaEngine
                     {
                         // the oldest refused packet: retry it; the others follow once it lands
                         final long backOff = restart ? profile.interruptNs() + profile.driverNs() : profile.queueRetryNs();
-                        origin.schedule(timeNs + backOff, t ->
+                        p.nextRetry = origin.scheduleProbed(timeNs + backOff, t ->
                         {
                             if (futile(p))
                             {

@@ -28,12 +28,11 @@ final class NicPacket
     int[] key;
     int destContext;
     int tries;
-    /**
-     * The run's process-resumption count when this packet's last retry found the run quiescent
-     * (nothing else pending), -1 otherwise: a second quiescent retry with no process run in
-     * between can never succeed.
-     */
-    long quiescentAt = -1;
+    /** The probe of this packet's last retry that has run (null before), and of the one before it. */
+    org.qsnet.fabric.engine.QuiescenceProbe lastRetry;
+    org.qsnet.fabric.engine.QuiescenceProbe retryBefore;
+    /** The probe of this packet's retry scheduled and not yet run. */
+    org.qsnet.fabric.engine.QuiescenceProbe nextRetry;
     /** A queued packet's stream (destination node, context and queue) and its place in it. */
     long stream;
     int seq = -1;
