@@ -106,4 +106,46 @@ class PartitionedMpiTest
     {
         assertSameInPartitions(16, PointToPointTest.Ring.class, "16");
     }
+
+    /** Rank 3 fails before the barrier the others enter. */
+    public static final class FailBeforeBarrier
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            if (MPI.COMM_WORLD.getRank() == 3)
+            {
+                throw new IllegalStateException("rank 3 gives up");
+            }
+            MPI.COMM_WORLD.barrier();
+            MPI.Finalize();
+        }
+    }
+
+    /**
+     * A rank that fails while the others wait in a barrier ends the job with the deadlock report in
+     * partitions as in one JVM, at the same simulated time (the barrier's hardware test was retried
+     * for ever in partitions: only a time limit ended the job).
+     */
+    @Test
+    @Timeout(60)
+    void shouldReportARankMissingFromABarrierAsInOneJvm()
+    {
+        final PlatformProfile machine = PlatformProfile.pentium3He();
+        final Prun.Options o = new Prun.Options(4, 4, false, 6, Map.of());
+        final Prun.Session one = new Prun.Session(machine, 1);
+        one.launch(o, FailBeforeBarrier.class);
+        final String single = org.junit.jupiter.api.Assertions.assertThrows(org.qsnet.fabric.engine.SimulationException.class,
+            () -> one.run().throwIfFailed()).getMessage();
+        final String two = org.junit.jupiter.api.Assertions.assertThrows(org.qsnet.fabric.engine.SimulationException.class,
+            () -> Prun.runPartitioned(machine, 2, s -> s.launch(o, FailBeforeBarrier.class)).report().throwIfFailed())
+            .getMessage();
+        final java.util.regex.Pattern at = java.util.regex.Pattern.compile("deadlock at (\\d+) ns");
+        final java.util.regex.Matcher a = at.matcher(single);
+        final java.util.regex.Matcher b = at.matcher(two);
+        org.junit.jupiter.api.Assertions.assertTrue(a.find(), single);
+        org.junit.jupiter.api.Assertions.assertTrue(b.find(), two);
+        org.junit.jupiter.api.Assertions.assertEquals(a.group(1), b.group(1), single + "\n" + two);
+        org.junit.jupiter.api.Assertions.assertTrue(two.contains("barrier"), two);
+    }
 }
