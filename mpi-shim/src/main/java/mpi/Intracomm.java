@@ -170,15 +170,16 @@ public class Intracomm extends Comm
      * reduction to the group's rank 0 and a broadcast back. Its messages travel point to point on a
      * context kept for these agreements, tagged {@code tag}, so they never match a receive of this
      * communicator's, nor one of its collectives (blocking or in flight), nor another group's
-     * agreement with another tag. A process in two groups that agree with the same tag takes part in
-     * them in the order it calls them, which MPI requires to be the same at every member of both.
+     * agreement with another tag. Calls with one tag are kept apart by their order: a rank is one
+     * thread, so it makes them one after another, and between two processes the messages of
+     * successive calls are matched in the order they were sent (Tports' order from one sender).
      *
      * @param group the group: a subgroup of this communicator's group, the same at every member
      *              ({@link MPI#GROUP_EMPTY} for none).
      * @param tag   tells concurrent calls apart: 0..{@link MPI#TAG_UB}, the same at every member.
      * @return the new communicator; at a process outside {@code group}, the null communicator
-     *         ({@link #isNull()}), without communicating (Open MPI's {@code MPI_Comm_create_group}
-     *         returns {@code MPI_COMM_NULL} there).
+     *         ({@link #isNull()}), without communicating (a local operation returning
+     *         {@code MPI_COMM_NULL}, as Open MPI's manual page and {@code comm_create_group.c} say).
      * @throws MPIException with {@link MPI#ERR_TAG} for a tag outside 0..TAG_UB, {@link MPI#ERR_GROUP}
      *                      for a null or freed group or one holding a process outside this
      *                      communicator (Open MPI's classes).
