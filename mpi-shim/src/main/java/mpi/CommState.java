@@ -54,6 +54,8 @@ final class CommState
     final java.util.Map<Integer, Object> attributes = new java.util.HashMap<>();
     /** Collective tags: every collective call takes the next, so successive collectives never mix. */
     private int collSeq;
+    /** The one tag of every collective of an agreement's communicator ({@link #groupAgreement}); -1: the sequence. */
+    private int fixedCollTag = -1;
 
     CommState(final Rank rank, final int context, final int[] vps, final int[] remote, final ElanGroup elan,
         final String name)
@@ -178,8 +180,28 @@ final class CommState
 
     int nextCollTag()
     {
+        if (fixedCollTag >= 0)
+        {
+            return fixedCollTag;
+        }
         collSeq = (collSeq + 1) & TAG_MASK;
         return collSeq;
+    }
+
+    /**
+     * The communicator over which the members of an {@code MPI_COMM_CREATE_GROUP} agree on a context:
+     * the group's processes in its order, whose collectives run on {@link Rank#GROUP_AGREEMENT_CONTEXT}
+     * with the call's tag (this state's own point-to-point context, the one below, is never used).
+     * One tag serves the whole agreement: its reduction sends from child to parent and its broadcast
+     * from parent to child over the same binomial tree, so no two of its messages go the same way
+     * between one pair of processes.
+     */
+    static CommState groupAgreement(final Rank rank, final int[] vps, final int tag)
+    {
+        final CommState s = new CommState(rank, Rank.GROUP_AGREEMENT_CONTEXT - 1, vps, null, null,
+            "MPI_Comm_create_group agreement (tag " + tag + ")");
+        s.fixedCollTag = tag;
+        return s;
     }
 
     @Override

@@ -21,7 +21,7 @@ public final class Group implements Freeable
         this.myVp = myVp;
     }
 
-    private void live(final String what) throws MPIException
+    void live(final String what) throws MPIException
     {
         if (freed)
         {

@@ -60,7 +60,7 @@ public final class Intercomm extends Comm
             : new byte[4 * hdr[1]], localLeader);
         final int[] rv = new int[hdr[1]];
         MPI.INT.unpack(g, g.length, rv, 0);
-        rank.nextContext = Math.max(rank.nextContext, hdr[0] + 4);
+        rank.reserveContexts(hdr[0], 4);
         final CommState s = new CommState(rank, hdr[0], local.vps.clone(), rv, null, local.name + " intercomm");
         s.errhandler = local.errhandler;
         return new Intercomm(s);
@@ -91,7 +91,7 @@ public final class Intercomm extends Comm
         final byte[] b = Collectives.bcast(local, MPI.INT.pack(new int[] {ctx}, 0, 1), 0);
         final int[] t = new int[1];
         MPI.INT.unpack(b, 4, t, 0);
-        c.rank.nextContext = t[0] + 4;
+        c.rank.reserveContexts(t[0], 4);
         return t[0];
     }
 

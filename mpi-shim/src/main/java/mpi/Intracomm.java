@@ -22,16 +22,17 @@ public class Intracomm extends Comm
     }
 
     /**
-     * Makes a communicator's state: a context agreed over {@code parent}. A communicator of the
+     * Makes a communicator's state: a context agreed over {@code over} (the parent communicator, or
+     * for {@link #createGroup} the new group's own agreement). A communicator of the
      * whole job in world order shares the job's Elanlib group ({@code base->allGroup}), so its
      * barrier, broadcast and reduction are Elanlib's; any other uses the point-to-point algorithms.
      * (Elanlib groups made later, by {@code elan_group}, would need the Elan heaps of their members
      * to be symmetric, which Tports' per-process event allocation does not keep.)
      */
-    static CommState make(final CommState parent, final int[] vps, final String name) throws MPIException
+    static CommState make(final CommState over, final int[] vps, final String name) throws MPIException
     {
-        final Rank rank = parent.rank;
-        final int ctx = rank.agreeContext(parent);
+        final Rank rank = over.rank;
+        final int ctx = rank.agreeContext(over);
         if (vps == null)
         {
             return null;
@@ -158,20 +159,72 @@ public class Intracomm extends Comm
     }
 
     /**
-     * {@code MPI_COMM_CREATE_GROUP}: not supported. It is collective over the members of
-     * {@code group} only, while this implementation agrees on a new communicator's context over
-     * the whole parent communicator.
+     * {@code MPI_COMM_CREATE_GROUP}: a communicator of {@code group}, a subgroup of this
+     * communicator's, made by the members of {@code group} alone: the other processes of this
+     * communicator do not call (or call with a group they are not in, which gives them the null
+     * communicator at once). Its ranks follow the group's order, and it has this communicator's
+     * error handler, as Open MPI's has.
      *
-     * @param group the group.
-     * @param tag   the tag that tells concurrent calls apart.
-     * @return never.
-     * @throws MPIException always, with {@link MPI#ERR_UNSUPPORTED_OPERATION}.
+     * <p>The members agree on the new context among themselves, as {@link #create}, {@link #split}
+     * and {@link #dup} agree over the whole parent: the maximum of their next free context ids, by a
+     * reduction to the group's rank 0 and a broadcast back. Its messages travel point to point on a
+     * context kept for these agreements, tagged {@code tag}, so they never match a receive of this
+     * communicator's, nor one of its collectives (blocking or in flight), nor another group's
+     * agreement with another tag. Calls with one tag are kept apart by their order: a rank is one
+     * thread, so it makes them one after another, and between two processes the messages of
+     * successive calls are matched in the order they were sent (Tports' order from one sender).
+     *
+     * @param group the group: a subgroup of this communicator's group, the same at every member
+     *              ({@link MPI#GROUP_EMPTY} for none).
+     * @param tag   tells concurrent calls apart: 0..{@link MPI#TAG_UB}, the same at every member.
+     * @return the new communicator; at a process outside {@code group}, the null communicator
+     *         ({@link #isNull()}), without communicating (a local operation returning
+     *         {@code MPI_COMM_NULL}, as Open MPI's manual page and {@code comm_create_group.c} say).
+     * @throws MPIException with {@link MPI#ERR_TAG} for a tag outside 0..TAG_UB, {@link MPI#ERR_GROUP}
+     *                      for a null or freed group or one holding a process outside this
+     *                      communicator (Open MPI's classes).
      */
     public final Intracomm createGroup(final Group group, final int tag) throws MPIException
     {
-        throw new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, "createGroup: MPI_COMM_CREATE_GROUP (collective over "
-            + "the group's members only) is not supported: a communicator's context is agreed over the whole parent "
-            + "communicator; call create(group) on every member of " + this + " instead");
+        return call(() ->
+        {
+            final CommState c = state();
+            // Open MPI checks the tag first, then the group
+            CommState.checkTag("createGroup", tag, false);
+            if (group == null)
+            {
+                throw new MPIException(MPI.ERR_GROUP, "createGroup: group is null (MPI.GROUP_EMPTY is the group of no "
+                    + "process)");
+            }
+            group.live("createGroup");
+            c.rank.enter();
+            if (!subgroupWithMe(c, group, "createGroup"))
+            {
+                return new Intracomm((CommState)null);
+            }
+            final CommState s = make(CommState.groupAgreement(c.rank, group.vps, tag), group.vps.clone(), c.name
+                + " createGroup " + tag);
+            s.errhandler = c.errhandler;
+            return new Intracomm(s);
+        });
+    }
+
+    /**
+     * Checks that every process of {@code group} is a member of {@code c}.
+     *
+     * @return whether the calling process is in {@code group}.
+     * @throws MPIException with {@link MPI#ERR_GROUP} naming the first process that is not.
+     */
+    private static boolean subgroupWithMe(final CommState c, final Group group, final String what) throws MPIException
+    {
+        for (final int v : group.vps)
+        {
+            if (c.rankOf(v) < 0)
+            {
+                throw new MPIException(MPI.ERR_GROUP, what + ": the group holds VP " + v + ", not a member of " + c);
+            }
+        }
+        return Arrays.stream(group.vps).anyMatch(v -> v == c.rank.base.vp());
     }
 
     /**
@@ -187,14 +240,7 @@ public class Intracomm extends Comm
         {
             final CommState c = state();
             c.rank.enter();
-            for (final int v : group.vps)
-            {
-                if (c.rankOf(v) < 0)
-                {
-                    throw new MPIException(MPI.ERR_GROUP, "create: the group holds VP " + v + ", not a member of " + c);
-                }
-            }
-            final boolean member = Arrays.stream(group.vps).anyMatch(v -> v == c.rank.base.vp());
+            final boolean member = subgroupWithMe(c, group, "create");
             final CommState s = make(c, member ? group.vps.clone() : null, c.name + " create");
             if (s == null)
             {

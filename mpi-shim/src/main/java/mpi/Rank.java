@@ -284,16 +284,32 @@ final class Rank
         return b;
     }
 
-    /** Allocates a context id pair agreed by every member of {@code parent} (a collective on it). */
-    int agreeContext(final CommState parent) throws MPIException
+    /**
+     * The context of {@code MPI_COMM_CREATE_GROUP}'s agreements ({@link Intracomm#createGroup}): the
+     * last of the 12-bit ids, which no communicator is given ({@link #reserveContexts} stops below it).
+     * Its messages never match a communicator's point-to-point or collective receives.
+     */
+    static final int GROUP_AGREEMENT_CONTEXT = 4095;
+
+    /**
+     * Allocates a context id pair agreed by every member of {@code over} (a collective on it): the
+     * maximum of their next free ids, free at every one of them.
+     */
+    int agreeContext(final CommState over) throws MPIException
     {
         final int mine = nextContext;
-        final int agreed = parent == null ? mine : Collectives.maxInt(parent, mine);
-        if (agreed + 2 > 4095)
+        final int agreed = over == null ? mine : Collectives.maxInt(over, mine);
+        reserveContexts(agreed, 2);
+        return agreed;
+    }
+
+    /** Marks the agreed ids {@code first..first+count-1} used at this rank (they must stay below the agreements' context). */
+    void reserveContexts(final int first, final int count) throws MPIException
+    {
+        if (first + count > GROUP_AGREEMENT_CONTEXT)
         {
             throw new MPIException(MPI.ERR_INTERN, "out of communicator context ids (at most 2046 communicators)");
         }
-        nextContext = agreed + 2;
-        return agreed;
+        nextContext = Math.max(nextContext, first + count);
     }
 }

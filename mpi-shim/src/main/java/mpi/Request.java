@@ -1,6 +1,6 @@
 package mpi;
 
-import org.qsnet.fabric.QsnetException;
+import org.qsnet.tports.ReceiveTruncated;
 import org.qsnet.tports.Tport;
 
 /**
@@ -124,12 +124,15 @@ public class Request implements Freeable
             {
                 res = r.rxWait();
             }
-            catch (final QsnetException e)
+            catch (final ReceiveTruncated e)
             {
+                // the message matched this receive and was refused: the status names its sender and tag
+                // (as Open MPI's does); no data was delivered, so the count is 0
                 rank.unstage(staged, stagedLen);
-                status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.ERR_TRUNCATE, false, 0);
-                failure = new MPIException(MPI.ERR_TRUNCATE, "receive on " + comm + ": " + e.getMessage()
-                    + " (MPI_ERR_TRUNCATE)");
+                status = new Status(comm.rankOf(e.sender()), e.tag() & CommState.TAG_MASK, MPI.ERR_TRUNCATE, false, 0);
+                failure = new MPIException(MPI.ERR_TRUNCATE, "receive on " + comm + ": message of " + e.size()
+                    + " bytes from rank " + status.getSource() + " (tag " + status.getTag() + ") does not fit the receive "
+                    + "buffer of " + stagedLen + " bytes (MPI_ERR_TRUNCATE)");
                 return;
             }
             final byte[] data = rank.read(staged, res.size());

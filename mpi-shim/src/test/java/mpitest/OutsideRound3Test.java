@@ -48,7 +48,8 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * the refused message's sender still completes and the pair keeps working after;
  * {@code getCount}/{@code getElements} of a partial derived-type receive;</li>
  * <li>{@code groups}: {@code Group} incl/excl/rangeIncl/rangeExcl/translateRanks/compare/union/
- * intersection/difference, {@code Comm.compare}, {@code create} and {@code createGroup};</li>
+ * intersection/difference, {@code Comm.compare}, {@code create} ({@code createGroup} has its own
+ * {@link CreateGroupTest});</li>
  * <li>{@code intercomm}: {@code createIntercomm} between the even and odd ranks, point-to-point, a
  * matched probe and a rooted broadcast across it, {@code merge} with high/low ordering;</li>
  * <li>{@code vcoll}: {@code allGatherv}/{@code allToAllv} with displacements in reverse order and

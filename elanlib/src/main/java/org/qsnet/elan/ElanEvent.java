@@ -50,6 +50,19 @@ public abstract class ElanEvent
         return null;
     }
 
+    /**
+     * The exception {@link #waitEvent} throws for a {@link #failure()}: a {@link QsnetException}
+     * with the reason, or a subclass that says more (Tports' receive gives the refused message's
+     * envelope).
+     *
+     * @param reason the failure's reason.
+     * @return the exception to throw.
+     */
+    protected QsnetException failureException(final String reason)
+    {
+        return new QsnetException(reason);
+    }
+
     private void live()
     {
         if (consumed)
@@ -125,7 +138,7 @@ public abstract class ElanEvent
         final String f = failure();
         if (f != null)
         {
-            throw new QsnetException(f);
+            throw failureException(f);
         }
     }
 

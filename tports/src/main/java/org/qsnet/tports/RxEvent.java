@@ -139,6 +139,13 @@ public final class RxEvent extends WordEvent
         return error;
     }
 
+    /** The failure with the refused message's envelope, recorded when it matched (the event is not re-armed yet). */
+    @Override
+    protected QsnetException failureException(final String reason)
+    {
+        return new ReceiveTruncated(reason, sender, tag, size);
+    }
+
     /**
      * @return the receive in its user's terms (what a deadlock report says the process waits for).
      */
@@ -172,6 +179,8 @@ public final class RxEvent extends WordEvent
      * {@link Tport#bufFree}); consumes the event. For RX_PROBE the message stays waiting.
      *
      * @return the result.
+     * @throws ReceiveTruncated when the matched message did not fit (it carries the message's sender,
+     *                          tag and size).
      */
     public Tport.RxResult rxWait()
     {
