@@ -41,6 +41,16 @@ public final class Machine
         this.kernel = kernel;
         this.profile = profile;
         this.fabric = new Fabric(kernel, profile.fabric(), partitioning);
+        org.qsnet.fabric.QsnetException.require(partitioning == null || !partitioning.isDistributed()
+            || profile.queueRetryNs() / 8 >= profile.fabric().wireDelayNs(), "queueRetryNs", profile.queueRetryNs() + " ns",
+            "must be at least 8 x the wire delay (" + 8 * profile.fabric().wireDelayNs() + " ns) in a partitioned run: the"
+            + " NIC's retries (a hardware barrier's test every queueRetryNs / 8) are announced to the other partitions"
+            + " at least the lookahead ahead");
+        org.qsnet.fabric.QsnetException.require(partitioning == null || !partitioning.isDistributed()
+            || profile.interruptNs() + profile.driverNs() >= profile.fabric().wireDelayNs(), "interruptNs + driverNs",
+            (profile.interruptNs() + profile.driverNs()) + " ns", "must be at least the wire delay ("
+            + profile.fabric().wireDelayNs() + " ns) in a partitioned run: a queued DMA the driver restarts retries after"
+            + " them, announced to the other partitions at least the lookahead ahead");
         this.nics = new Elan3Nic[fabric.topology().nodeCount()];
         final Partitioning part = fabric.partitioning();
         for (int i = 0; i < nics.length; i++)
