@@ -3,7 +3,6 @@ package mpitest;
 import static mpitest.Job.check;
 
 import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import mpi.Comm;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.qsnet.elan3.Prun;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
@@ -315,8 +313,7 @@ class CreateGroupTest
         "errors, 3, 1"})
     void shouldCreateACommunicatorOfTheGroupsMembersOnly(final String scenario, final int n, final int nodes)
     {
-        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(n, nodes, false, 0, Map.of()), Program.class, scenario)
-            .throwIfFailed();
+        Job.assertPasses(PlatformProfile.pentium3He(), n, nodes, Program.class, scenario);
     }
 
     /** The same with link CRC errors: the agreement's messages are retried like any other. */
@@ -324,7 +321,6 @@ class CreateGroupTest
     void shouldCreateGroupsWithLinkErrors()
     {
         final PlatformProfile p = PlatformProfile.pentium3He();
-        Prun.run(p.withFabric(p.fabric().withCrcErrorRate(0.1)), new Prun.Options(6, 6, false, 0, Map.of()), Program.class,
-            "disjoint").throwIfFailed();
+        Job.assertPasses(p.withFabric(p.fabric().withCrcErrorRate(0.1)), 6, 6, Program.class, "disjoint");
     }
 }

@@ -18,6 +18,22 @@ final class Job
             .throwIfFailed();
     }
 
+    /**
+     * Runs a job and asserts that every one of its {@code n} ranks ended normally (a rank's failed
+     * {@link #check} fails it, and so the job).
+     */
+    static void assertPasses(final PlatformProfile profile, final int n, final int nodes, final Class<?> program,
+        final String... args)
+    {
+        final org.qsnet.fabric.engine.RunReport r = Prun.run(profile, new Prun.Options(n, nodes, false, 0, Map.of()), program,
+            args).throwIfFailed();
+        org.junit.jupiter.api.Assertions.assertEquals(n, r.outcomes().size(), "ranks");
+        for (final org.qsnet.fabric.engine.RunReport.Outcome o : r.outcomes())
+        {
+            org.junit.jupiter.api.Assertions.assertEquals(org.qsnet.fabric.engine.ProcessState.DONE, o.state(), o.name());
+        }
+    }
+
     /** Fails the rank (and so the job) when the condition does not hold. */
     static void check(final boolean ok, final String what)
     {
