@@ -33,7 +33,7 @@ import org.qsnet.fabric.QsnetException;
  *   queue empty or past the limit -> control returns to the driver
  * </pre>
  *
- * <p>Why one class of about 750 lines: the dispatch loop, the hand-off between process threads
+ * <p>Why one class of about 800 lines: the dispatch loop, the hand-off between process threads
  * and the driver's wait (with its stop requests: watchdog, interrupt) read and write the same few
  * fields (now, the current process, the turn flags, the stop flags) under a protocol that is only
  * correct as a whole; split, that protocol would be spread over classes that each see half of it.
@@ -58,12 +58,8 @@ public final class Kernel
     private long tracedEvents;
     private IntPredicate traced;
     private boolean partitioned;
-    /** A partitioned run's way to the other partitions, for quiescence probes (null in one JVM). */
-    private ProbeExchange exchange;
-    /** Probe events of other partitions' probes in this queue: not work of the run. */
-    private int probeEvents;
-    /** This partition's probes still waiting for other partitions' answers, by key. */
-    private final Map<ProbeKey, QuiescenceProbe> probes = new HashMap<>();
+    /** Quiescence probes: the NIC's retries ask whether the whole run is idle ({@link QuiescenceProbe}). */
+    private final QuiescenceProbes probes = new QuiescenceProbes(this);
     private long resumes;
     /** Origins that have reserved events ({@link Reservation}). */
     private final List<Origin> reserving = new ArrayList<>();
@@ -149,9 +145,9 @@ public final class Kernel
      * partitions' probe events are not work), none reserved that orders after what runs now, and
      * (partitioned) nothing shipped in this window for another partition to run.
      */
-    private boolean locallyQuiescent()
+    boolean locallyQuiescent()
     {
-        if (queue.size() != probeEvents || exchange != null && exchange.shippedWorkPending())
+        if (queue.size() != probes.pendingEvents() || probes.shippedWorkPending())
         {
             return false;
         }
@@ -168,31 +164,10 @@ public final class Kernel
         return true;
     }
 
-    /**
-     * Schedules an event whose instant is probed: as it runs, the probe learns whether the whole
-     * run had nothing else pending there and how many process resumptions it had seen (see
-     * {@link QuiescenceProbe}: in a partitioned run the other partitions' answers arrive at the
-     * end of that window).
-     */
+    /** See {@link QuiescenceProbes#schedule}. */
     QuiescenceProbe scheduleProbed(final Origin origin, final long timeNs, final EventHandler handler)
     {
-        if (origin.heldCount > 0)
-        {
-            origin.catchUp();
-        }
-        final long seq = origin.peekSeq();
-        final QuiescenceProbe probe = new QuiescenceProbe(timeNs, origin.id(), seq,
-            exchange == null ? 1 : exchange.partitionCount());
-        schedule(origin, timeNs, new Probed(probe, handler));
-        if (exchange != null)
-        {
-            QsnetException.require(timeNs - nowNs >= exchange.probeLeadNs(), "probed event delay", (timeNs - nowNs) + " ns",
-                "must be at least the partitions' lookahead (" + exchange.probeLeadNs() + " ns) in a partitioned run, so"
-                + " that every partition answers its probe (a NIC retry interval too short for partitions)");
-            probes.put(new ProbeKey(origin.id(), seq), probe);
-            exchange.announceProbe(origin.id(), seq, timeNs);
-        }
-        return probe;
+        return probes.schedule(origin, timeNs, handler);
     }
 
     /**
@@ -205,9 +180,7 @@ public final class Kernel
      */
     public void scheduleRemoteProbe(final int originId, final long timeNs, final long seq)
     {
-        QsnetException.require(exchange != null, "probe", originId + "/" + seq, "arrived at a kernel that is not a partition");
-        scheduleRemote(originId, timeNs, seq, new RemoteProbe(originId, seq));
-        probeEvents++;
+        probes.scheduleRemote(originId, timeNs, seq);
     }
 
     /**
@@ -221,62 +194,7 @@ public final class Kernel
      */
     public boolean probeAnswered(final int originId, final long seq, final boolean quiescent, final long resumes)
     {
-        final ProbeKey k = new ProbeKey(originId, seq);
-        final QuiescenceProbe probe = probes.get(k);
-        if (probe == null)
-        {
-            return false;
-        }
-        probe.answer(quiescent, resumes);
-        if (probe.complete())
-        {
-            probes.remove(k);
-        }
-        return true;
-    }
-
-    private record ProbeKey(int originId, long seq)
-    {
-    }
-
-    /** The probed event itself: this partition's answer first, then what it does. */
-    private final class Probed implements EventHandler
-    {
-        private final QuiescenceProbe probe;
-        private final EventHandler handler;
-
-        Probed(final QuiescenceProbe probe, final EventHandler handler)
-        {
-            this.probe = probe;
-            this.handler = handler;
-        }
-
-        @Override
-        public void onEvent(final long timeNs)
-        {
-            probe.answer(locallyQuiescent(), resumes);
-            handler.onEvent(timeNs);
-        }
-    }
-
-    /** Another partition's probe: answers it at its key; no work of the run. */
-    private final class RemoteProbe implements EventHandler
-    {
-        private final int originId;
-        private final long seq;
-
-        RemoteProbe(final int originId, final long seq)
-        {
-            this.originId = originId;
-            this.seq = seq;
-        }
-
-        @Override
-        public void onEvent(final long timeNs)
-        {
-            probeEvents--;
-            exchange.answerProbe(originId, seq, locallyQuiescent(), resumes);
-        }
+        return probes.answered(originId, seq, quiescent, resumes);
     }
 
     /**
@@ -356,7 +274,7 @@ public final class Kernel
     public void partitioned(final ProbeExchange probeExchange)
     {
         partitioned();
-        this.exchange = probeExchange;
+        probes.exchange(probeExchange);
     }
 
     /**
