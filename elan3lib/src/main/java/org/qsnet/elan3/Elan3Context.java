@@ -90,8 +90,12 @@ public final class Elan3Context
         this.profile = process.machine().profile();
         this.hostAccessNs = profile.hostPollNs();
         final ElanCapability cap = process.capability();
-        this.hw = nic.attach(cap.myContext, cap.userKey, process.mainMemory(), sim);
-        // the hardware context is claimed at attach; until then packets for it are refused
+        this.hw = nic.create(cap.myContext, cap.userKey, process.mainMemory(), sim);
+        // the number is taken now when free, so that packets arriving before elan3_attach wait (the
+        // inputter is blocked) rather than finding no context; a second context of the process
+        // claims it at elan3_attach, which fails while the first holds it (§1.4.1)
+        nic.tryClaim(hw);
+        // until elan3_attach, packets for it are held back (retried), as with a blocked inputter
         this.hw.blockInputter(true);
         this.host = new HostAccess(process, nic, hw, sim, hostAccessNs, profile.hostHitNs());
         this.memory = new AddressSpace(hw, nic, mainBase, mainSize, elanBase, elanSize);
@@ -287,6 +291,7 @@ public final class Elan3Context
             throw new QsnetException("capability key does not match the one the driver holds for context 0x"
                 + Integer.toHexString(cap.myContext) + " on node " + process.node() + " (wrong key)");
         }
+        nic.claim(hw);
         this.capability = cap.copy();
         this.attached = true;
         return 0;
