@@ -19,6 +19,8 @@ import static org.qsnet.elan3.Elan3lib.elan3_allocatebcastvp;
 import static org.qsnet.elan3.Elan3lib.elan3_attach;
 import static org.qsnet.elan3.Elan3lib.elan3_blkcopy64_to_sdram;
 import static org.qsnet.elan3.Elan3lib.elan3_block_inputter;
+import static org.qsnet.elan3.Elan3lib.elan3_clearperm;
+import static org.qsnet.elan3.Elan3lib.elan3_clearperm_elan;
 import static org.qsnet.elan3.Elan3lib.elan3_clearperm_main;
 import static org.qsnet.elan3.Elan3lib.elan3_copy32_to_sdram;
 import static org.qsnet.elan3.Elan3lib.elan3_detach;
@@ -33,6 +35,7 @@ import static org.qsnet.elan3.Elan3lib.elan3_initevent_word;
 import static org.qsnet.elan3.Elan3lib.elan3_local_cookie;
 import static org.qsnet.elan3.Elan3lib.elan3_main2elan;
 import static org.qsnet.elan3.Elan3lib.elan3_nvps;
+import static org.qsnet.elan3.Elan3lib.elan3_vp2location;
 import static org.qsnet.elan3.Elan3lib.elan3_nullcap;
 import static org.qsnet.elan3.Elan3lib.elan3_nlocal;
 import static org.qsnet.elan3.Elan3lib.elan3_maxlocal;
@@ -554,6 +557,30 @@ public final class Elan3Round3
         check(elan3_main2elan(ctx, host) == Elan3.ELAN_BAD_ADDR, "elan3_main2elan after elan3_clearperm_main");
         check(!elan3_addressable(ctx, host, 8192), "addressable after elan3_clearperm_main");
         expect(host, 8192, 11 + peer, "host memory after elan3_clearperm_main");
+        // unmapping by Elan address, in the current and the older (1.2) form
+        for (int form = 0; form < 2; form++)
+        {
+            final long h = ctx.hostMalloc(16384);
+            final long v = elan3_allocVaddr(ctx, 8192, 16384);
+            check(elan3_setperm(ctx, h, v, 16384, Elan3.ELAN_PERM_REMOTEALL) >= 0, "elan3_setperm");
+            check(elan3_addressable(ctx, h, 16384), "not addressable after setperm");
+            if (form == 0)
+            {
+                elan3_clearperm_elan(ctx, v + 8192, 8192);
+            }
+            else
+            {
+                elan3_clearperm(ctx, v + 8192, 8192);
+            }
+            check(elan3_main2elan(ctx, h + 100) == v + 100, "the first page's mapping went with the second's");
+            check(elan3_main2elan(ctx, h + 8192 + 100) == Elan3.ELAN_BAD_ADDR, (form == 0 ? "elan3_clearperm_elan"
+                : "elan3_clearperm") + " of the second page left it mapped");
+            check(!elan3_addressable(ctx, h, 16384), "a range half unmapped is elan3_addressable");
+            check(elan3_addressable(ctx, h, 8192), "the first page is no longer addressable");
+        }
+        // a range running past the end of the main heap is not addressable as a whole
+        final long last = elan3_allocMain(ctx, 64, 64);
+        check(!elan3_addressable(ctx, last, 0x4000000L), "64 MB from an allocMain pointer in a 32 MB heap is addressable");
     }
 
     // ------------------------------------------------------------------ hardware broadcast
@@ -1083,6 +1110,12 @@ public final class Elan3Round3
             () -> E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 64));
         refused("E3_DMA_TYPE with a data type of 9", "dataType", "9",
             () -> E3_DMA_TYPE(9, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, 63));
+        refused("elan3_vp2location of VP -1", "VP", "-1", () -> elan3_vp2location(-1, cap));
+        refused("elan3_waitevent_blk with how = -7", "how", "-7", () ->
+        {
+            elan3_waitevent_blk(ctx, ev[0], blocks, -7);
+            return null;
+        });
         refused("E3_DMA_TYPE with a direction of 2", "direction", "2",
             () -> E3_DMA_TYPE(Elan3.DMA_BYTE, 2, Elan3.DMA_NORMAL, 63));
         check(desc != 0, "allocElan");

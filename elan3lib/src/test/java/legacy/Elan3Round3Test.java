@@ -43,6 +43,11 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * <li>{@code E3_DMA_TYPE} with a {@code failCount} of 64 returned a type word of 0 retries (the
  * field masked to 6 bits); out-of-range data types, directions, opcodes and fail counts are now
  * refused naming them.</li>
+ * <li>{@code elan3_clearperm_elan} (and {@code elan3_clearperm}, {@code elan3_clearperm_main})
+ * of part of a {@code setperm} mapping unmapped the pages in the MMU but left
+ * {@code elan3_main2elan} translating them and {@code elan3_addressable} true: the mapping's parts
+ * outside the range are kept, the rest dropped
+ * ({@code shouldAllocateTranslateAndMapMemoryAsTheCatalogSays}).</li>
  * </ol>
  * (2-8: {@code shouldRefuseMoreBadArgumentsNamingThem}.) The other scenarios passed as first
  * written, after two races of the test's own were fixed (an event re-primed while the peer could

@@ -261,7 +261,31 @@ final class AddressSpace
     void clearpermElan(final long elanAddr, final long size)
     {
         hw.mmu().unmap(elanAddr, size);
-        mainMappings.entrySet().removeIf(e -> e.getValue()[0] >= elanAddr && e.getValue()[0] < elanAddr + size);
+        // a mapping partly inside the range keeps its parts outside it, and only those: main2elan
+        // must not translate a host address whose page the MMU no longer maps
+        final List<long[]> kept = new ArrayList<>();
+        mainMappings.entrySet().removeIf(e ->
+        {
+            final long es = e.getValue()[0];
+            final long ee = es + e.getValue()[1];
+            if (ee <= elanAddr || es >= elanAddr + size)
+            {
+                return false;
+            }
+            if (es < elanAddr)
+            {
+                kept.add(new long[] {e.getKey(), es, elanAddr - es});
+            }
+            if (ee > elanAddr + size)
+            {
+                kept.add(new long[] {e.getKey() + (elanAddr + size - es), elanAddr + size, ee - (elanAddr + size)});
+            }
+            return true;
+        });
+        for (final long[] k : kept)
+        {
+            mainMappings.put(k[0], new long[] {k[1], k[2]});
+        }
         lastMainLen = 0;
         nic.flushTlb(hw);
     }
