@@ -109,6 +109,8 @@ import org.qsnet.elan3.ElanProcess;
  * {@code elan3_rails}, {@code elan3_capability_string}, {@code elan3_maxlocal}, the
  * {@code elan3_nlocal} of every node adding up to {@code elan3_nvps}); a capability after
  * {@code elan3_nullcap} attaches nowhere.</li>
+ * <li>{@code placements} ({@code args[1]} bytes): DMAs SDRAM to SDRAM, main to SDRAM, SDRAM to
+ * main (peer), and a read of the peer's SDRAM into main memory.</li>
  * <li>{@code remote-fault} ({@code args[1]} write or read): a DMA to or from an Elan address the
  * peer never mapped is an error at the initiator naming the address (DESIGN.md), the peer's memory
  * and events are untouched, and both contexts work after.</li>
@@ -257,6 +259,7 @@ public final class Elan3Round3
             case "events" -> events();
             case "once" -> once(Integer.parseInt(args[1]));
             case "attach" -> attach();
+            case "placements" -> placements(Integer.parseInt(args[1]));
             case "capability" -> capability();
             case "remote-fault" -> remoteFault(args[1].equals("read"));
             case "second-context" -> secondContext();
@@ -870,6 +873,90 @@ public final class Elan3Round3
         final Elan3Context other = elan3_init(0, 0x400000, 0x2000000, 0x200000, 0x200000);
         check(other != null, "a second elan3_init");
         refusedAttach(other, none, "a capability after elan3_nullcap");
+    }
+
+    // ------------------------------------------------------------------ main memory and SDRAM placements
+
+    /**
+     * §1.1: {@code elan3_allocElan} memory has an Elan address ({@code elan3_sdram2elan}) that DMA
+     * fields take like any other: rank 0 writes SDRAM to the peer's SDRAM, main memory to the
+     * peer's SDRAM, SDRAM to the peer's main memory, then reads the peer's SDRAM into main memory;
+     * the data are checked with {@code elan3_read32_sdram} or host loads.
+     */
+    static void placements(final int len)
+    {
+        check(nvp == 2, "needs 2 processes");
+        final long[] landed = wordEvent(); // 1: three DMAs landed
+        final long[] pulled = wordEvent(); // 0: the read landed
+        final long[] ready = wordEvent();
+        final long[] tx = wordEvent();
+        final long sdSrc = elan3_allocElan(ctx, 64, len);
+        final long sdDst = elan3_allocElan(ctx, 64, len);
+        final long sdDst2 = elan3_allocElan(ctx, 64, len);
+        final long mainSrc = elan3_allocMain(ctx, 64, len);
+        final long mainDst = elan3_allocMain(ctx, 64, len);
+        final long pullInto = elan3_allocMain(ctx, 64, len);
+        final long hdr = elan3_allocMain(ctx, 64, 64);
+        check(sdSrc != 0 && sdDst != 0 && sdDst2 != 0, "elan3_allocElan of " + len + " bytes");
+        rearm(landed, 3);
+        rearm(pulled, 1);
+        rearm(ready, 1);
+        elan3_block_inputter(ctx, 0);
+        final int peer = 1 - me;
+        if (me == 1)
+        {
+            send(write(0, hdr, hdr, 4, 0, ready[0]), tx);
+            waitWord(landed);
+            for (int w = 0; w < len / 4; w++)
+            {
+                final int a = elan3_read32_sdram(ctx.sdram, sdDst + 4L * w);
+                final int b = elan3_read32_sdram(ctx.sdram, sdDst2 + 4L * w);
+                check(a == 0x51000000 + w, "SDRAM to SDRAM: word " + w + " = 0x" + Integer.toHexString(a));
+                check(b == 0x3a000000 + w, "main to SDRAM: word " + w + " = 0x" + Integer.toHexString(b));
+                check(ctx.getInt(mainDst + 4L * w) == 0x51000000 + w, "SDRAM to main: word " + w);
+            }
+            // the read's source: this SDRAM, changed after the writes
+            for (int w = 0; w < len / 4; w++)
+            {
+                elan3_write32_sdram(ctx.sdram, sdDst + 4L * w, 0x7e000000 + w);
+            }
+            send(write(0, hdr, hdr, 4, 0, ready[0]), tx);
+            return;
+        }
+        for (int w = 0; w < len / 4; w++)
+        {
+            elan3_write32_sdram(ctx.sdram, sdSrc + 4L * w, 0x51000000 + w);
+            ctx.putInt(mainSrc + 4L * w, 0x3a000000 + w);
+        }
+        waitWord(ready);
+        rearm(ready, 1);
+        final long sdSrcE = elan3_sdram2elan(ctx, ctx.sdram, sdSrc);
+        final E3DmaMain a = write(peer, mainSrc, 0, len, 0, landed[0]);
+        a.dma_source = sdSrcE;
+        a.dma_dest = elan3_sdram2elan(ctx, ctx.sdram, sdDst);
+        send(a, tx);
+        final E3DmaMain b = write(peer, mainSrc, 0, len, 0, landed[0]);
+        b.dma_dest = elan3_sdram2elan(ctx, ctx.sdram, sdDst2);
+        send(b, tx);
+        final E3DmaMain c = write(peer, mainSrc, mainDst, len, 0, landed[0]);
+        c.dma_source = sdSrcE;
+        send(c, tx);
+        waitWord(ready);
+        final E3DmaMain d = new E3DmaMain();
+        d.dma_type = E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, 63);
+        d.dma_size = len;
+        d.dma_source = elan3_sdram2elan(ctx, ctx.sdram, sdDst);
+        d.dma_dest = elan3_main2elan(ctx, pullInto);
+        d.dma_srcCookieVProc = elan3_remote_cookie(ctx, me, peer);
+        d.dma_destCookieVProc = elan3_local_cookie(ctx, me, peer);
+        d.dma_destEvent = elan(pulled[0]);
+        elan3_getdma_main(ctx, d, scratch);
+        waitWord(pulled);
+        for (int w = 0; w < len / 4; w++)
+        {
+            check(ctx.getInt(pullInto + 4L * w) == 0x7e000000 + w, "a read of the peer's SDRAM: word " + w + " = 0x"
+                + Integer.toHexString(ctx.getInt(pullInto + 4L * w)));
+        }
     }
 
     // ------------------------------------------------------------------ a remote translation fault

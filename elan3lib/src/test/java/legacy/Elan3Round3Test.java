@@ -144,6 +144,13 @@ class Elan3Round3Test
         System.err.println(run(crc(0), procs, nodes, "second-context"));
     }
 
+    @ParameterizedTest(name = "{0} bytes on {1} nodes, crcErrorRate {2}")
+    @CsvSource({"64, 2, 0", "65536, 2, 0", "8192, 1, 0", "65536, 2, 0.2"})
+    void shouldDmaBetweenMainMemoryAndSdramInEveryPlacement(final int len, final int nodes, final double rate)
+    {
+        run(crc(rate), 2, nodes, "placements", Integer.toString(len));
+    }
+
     @ParameterizedTest(name = "{0} on {1} nodes")
     @CsvSource({"write, 2", "read, 2", "write, 1"})
     void shouldReportARemoteTranslationFaultToTheInitiator(final String kind, final int nodes)
