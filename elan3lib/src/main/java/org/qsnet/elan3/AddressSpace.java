@@ -121,12 +121,17 @@ final class AddressSpace
     /** {@code elan3_free}. */
     void free(final long hostAddr)
     {
+        // named as the program passed it: the heap knows only its offset
+        QsnetException.require(mainHeap.allocated(hostAddr - Elan3.HOST_MAIN_BASE), "ptr", "0x" + Long.toHexString(hostAddr),
+            "was not returned by elan3_allocMain, or was freed already");
         mainHeap.free(hostAddr - Elan3.HOST_MAIN_BASE);
     }
 
     /** {@code elan3_freeElan}. */
     void freeElan(final long sdram)
     {
+        QsnetException.require(elanHeap.allocated(sdram - elanSdramBase + elanHeap.base()), "SDRAM handle",
+            "0x" + Long.toHexString(sdram), "was not returned by elan3_allocElan, or was freed already");
         elanHeap.free(sdram - elanSdramBase + elanHeap.base());
     }
 
@@ -154,6 +159,9 @@ final class AddressSpace
     /** {@code elan3_allocVaddr}: the Elan address, or {@link Elan3#ELAN_ADDR_NULL}. */
     long allocVaddr(final int align, final long size)
     {
+        // checked before the floor of a page: an alignment of 3000 is refused, not served as 8 KB
+        QsnetException.require(align == 0 || align > 0 && Integer.bitCount(align) == 1, "align", align,
+            "must be 0 or a power of two");
         final long va = vaddrs.alloc(Math.max(align, SparseMemory.PAGE_SIZE), size);
         return va < 0 ? Elan3.ELAN_ADDR_NULL : va;
     }
@@ -253,7 +261,31 @@ final class AddressSpace
     void clearpermElan(final long elanAddr, final long size)
     {
         hw.mmu().unmap(elanAddr, size);
-        mainMappings.entrySet().removeIf(e -> e.getValue()[0] >= elanAddr && e.getValue()[0] < elanAddr + size);
+        // a mapping partly inside the range keeps its parts outside it, and only those: main2elan
+        // must not translate a host address whose page the MMU no longer maps
+        final List<long[]> kept = new ArrayList<>();
+        mainMappings.entrySet().removeIf(e ->
+        {
+            final long es = e.getValue()[0];
+            final long ee = es + e.getValue()[1];
+            if (ee <= elanAddr || es >= elanAddr + size)
+            {
+                return false;
+            }
+            if (es < elanAddr)
+            {
+                kept.add(new long[] {e.getKey(), es, elanAddr - es});
+            }
+            if (ee > elanAddr + size)
+            {
+                kept.add(new long[] {e.getKey() + (elanAddr + size - es), elanAddr + size, ee - (elanAddr + size)});
+            }
+            return true;
+        });
+        for (final long[] k : kept)
+        {
+            mainMappings.put(k[0], new long[] {k[1], k[2]});
+        }
         lastMainLen = 0;
         nic.flushTlb(hw);
     }

@@ -1,5 +1,6 @@
 package org.qsnet.elan3;
 
+import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.memory.Mmu;
 import org.qsnet.fabric.nic.E3;
 
@@ -106,9 +107,18 @@ public final class Elan3
      * @param opcode    DMA_NORMAL, DMA_QUEUED, DMA_NORMAL_BROADCAST.
      * @param failCount retries, 0..63.
      * @return the type word.
+     * @throws org.qsnet.fabric.QsnetException for a value outside its field (the C macro would let
+     *     it spill into, or vanish from, the type word: a failCount of 64 is 0 retries).
      */
     public static int E3_DMA_TYPE(final int dataType, final int direction, final int opcode, final int failCount)
     {
+        QsnetException.require(dataType >= DMA_BYTE && dataType <= DMA_DOUBLE, "dataType", dataType,
+            "must be DMA_BYTE, DMA_HALFWORD, DMA_WORD or DMA_DOUBLE (0..3)");
+        QsnetException.require(direction == DMA_WRITE || direction == DMA_READ, "direction", direction,
+            "must be DMA_WRITE or DMA_READ (0, 1)");
+        QsnetException.require(opcode >= DMA_NORMAL && opcode <= DMA_QUEUED_BROADCAST, "opcode", opcode,
+            "must be DMA_NORMAL, DMA_QUEUED, DMA_NORMAL_BROADCAST or DMA_QUEUED_BROADCAST (0..3)");
+        QsnetException.require(failCount >= 0 && failCount <= 63, "failCount", failCount, "must be in 0..63 (6 bits)");
         return E3.dmaType(dataType, direction, opcode, failCount);
     }
 }

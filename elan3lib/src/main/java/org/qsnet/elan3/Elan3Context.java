@@ -90,8 +90,12 @@ public final class Elan3Context
         this.profile = process.machine().profile();
         this.hostAccessNs = profile.hostPollNs();
         final ElanCapability cap = process.capability();
-        this.hw = nic.attach(cap.myContext, cap.userKey, process.mainMemory(), sim);
-        // the hardware context is claimed at attach; until then packets for it are refused
+        this.hw = nic.create(cap.myContext, cap.userKey, process.mainMemory(), sim);
+        // the number is taken now when free, so that packets arriving before elan3_attach wait (the
+        // inputter is blocked) rather than finding no context; a second context of the process
+        // claims it at elan3_attach, which fails while the first holds it (§1.4.1)
+        nic.tryClaim(hw);
+        // until elan3_attach, packets for it are held back (retried), as with a blocked inputter
         this.hw.blockInputter(true);
         this.host = new HostAccess(process, nic, hw, sim, hostAccessNs, profile.hostHitNs());
         this.memory = new AddressSpace(hw, nic, mainBase, mainSize, elanBase, elanSize);
@@ -287,6 +291,7 @@ public final class Elan3Context
             throw new QsnetException("capability key does not match the one the driver holds for context 0x"
                 + Integer.toHexString(cap.myContext) + " on node " + process.node() + " (wrong key)");
         }
+        nic.claim(hw);
         this.capability = cap.copy();
         this.attached = true;
         return 0;
@@ -547,13 +552,14 @@ public final class Elan3Context
      *
      * @param hostAddr host range start (page aligned with {@code elanAddr}).
      * @param elanAddr Elan address.
-     * @param size     bytes.
+     * @param size     bytes, positive.
      * @param perm     rights, e.g. {@link Elan3#ELAN_PERM_REMOTEALL}.
-     * @return 0 on success, -1 on failure.
+     * @return 0 on success, -1 on failure (a range the MMU cannot map).
      */
     public int setperm(final long hostAddr, final long elanAddr, final long size, final int perm)
     {
         live();
+        QsnetException.require(size > 0, "size", size, "must be positive (bytes to map)");
         charge(profile.pioWriteNs() * 4);
         return memory.setperm(hostAddr, elanAddr, size, perm);
     }
@@ -1290,6 +1296,17 @@ public final class Elan3Context
     {
         QsnetException.require(fieldOffset >= 0 && fieldOffset < E3.DMA_SIZE && fieldOffset % 4 == 0, "field offset",
             fieldOffset, "must be a field of E3_DMA (0, 4, ..., 28)");
+        live();
+        // the whole descriptor is checked, so a bad handle is named as the program passed it
+        memory.checkSdram(switch (fieldOffset)
+        {
+            case 4 -> "E3_WRITE_DMA_SIZE";
+            case 8 -> "E3_WRITE_DMA_SOURCE";
+            case 12 -> "E3_WRITE_DMA_DEST";
+            case 16 -> "E3_WRITE_DMA_DESTEVENT";
+            case 24 -> "E3_WRITE_DMA_SRCEVENT";
+            default -> "E3_DMA field " + fieldOffset;
+        } + " (dma)", dma, E3.DMA_SIZE);
         write32Sdram(dma + fieldOffset, (int)value);
     }
 

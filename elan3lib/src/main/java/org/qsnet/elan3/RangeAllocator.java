@@ -82,7 +82,18 @@ public final class RangeAllocator
     }
 
     /**
-     * @param address an address {@link #alloc} returned.
+     * @param address an address in the range.
+     * @return whether an allocation starts there (and is not freed).
+     */
+    public boolean allocated(final long address)
+    {
+        return used.containsKey(address);
+    }
+
+    /**
+     * Frees an allocation.
+     *
+     * @param address its start, as {@link #alloc} returned it.
      */
     public void free(final long address)
     {

@@ -84,9 +84,21 @@ final class CommandProcessor
         final int opcode = E3.opcode(j.type);
         final boolean read = E3.direction(j.type) == E3.DMA_READ;
         // the remote VP: for a write in the destination cookie, for a read in the source cookie
-        j.vp = (read ? srcCookie : destCookie) & 0xffff;
+        final int cookie = read ? srcCookie : destCookie;
+        j.vp = cookie & 0xffff;
+        // the VP is the cookie's low 16 bits: an error names the field as the program wrote it too (-1 is VP 65535)
+        final String vpName = "VP " + j.vp + (cookie == j.vp ? ""
+            : " (" + (read ? "dma_srcCookieVProc" : "dma_destCookieVProc") + " 0x" + Integer.toHexString(cookie) + ")");
         j.opcode = opcode;
         j.read = read;
+        // the remote address cannot be checked here, except for the value elan3_main2elan returns for
+        // memory that is not Elan-mapped (ELAN_BAD_ADDR), which no mapping can hold
+        final long remote = read ? j.source : j.dest;
+        if (remote == 0xffffffffL && opcode != E3.DMA_QUEUED && opcode != E3.DMA_QUEUED_BROADCAST)
+        {
+            throw new QsnetException((read ? "dma_source" : "dma_dest") + " 0xffffffff is ELAN_BAD_ADDR (what "
+                + "elan3_main2elan returns for memory that is not Elan-mapped): the remote address must be mapped");
+        }
         if (j.size > (1L << 31))
         {
             throw new QsnetException("dma_size " + j.size + " is larger than 2 GB");
@@ -109,7 +121,7 @@ final class CommandProcessor
             final int[] range = ctx.broadcastRange(j.vp);
             if (range == null)
             {
-                throw new QsnetException("VP " + j.vp + " of a broadcast DMA is not a broadcast VP (see elan3_addbcastvp)");
+                throw new QsnetException(vpName + " of a broadcast DMA is not a broadcast VP (see elan3_addbcastvp)");
             }
             if (read)
             {
@@ -120,7 +132,7 @@ final class CommandProcessor
         }
         else if (ctx.nodeOf(j.vp) < 0)
         {
-            throw new QsnetException("VP " + j.vp + " is outside the capability (VPs 0.." + (ctx.vpCount() - 1)
+            throw new QsnetException(vpName + " is outside the capability (VPs 0.." + (ctx.vpCount() - 1)
                 + ") or a hole");
         }
         if (read)

@@ -233,7 +233,8 @@ public final class Elan3Nic implements PacketEndpoint
     // ------------------------------------------------------------------ contexts and memory
 
     /**
-     * Attaches a process to a hardware context ({@code elan3_attach}).
+     * Attaches a process to a hardware context ({@code elan3_attach}): {@link #create} then
+     * {@link #claim}.
      *
      * @param contextNumber the context, unique on this node.
      * @param key           the capability's key words.
@@ -243,15 +244,50 @@ public final class Elan3Nic implements PacketEndpoint
      */
     public NicContext attach(final int contextNumber, final int[] key, final SparseMemory main, final SimProcess process)
     {
+        final NicContext c = create(contextNumber, key, main, process);
+        claim(c);
+        return c;
+    }
+
+    /**
+     * Creates a hardware context ({@code elan3_init}) without claiming its number: packets for it
+     * are refused until {@link #claim}.
+     *
+     * @param contextNumber the context.
+     * @param key           the capability's key words.
+     * @param main          the process's main memory.
+     * @param process       the process, to which faults are reported; may be null.
+     * @return the context.
+     */
+    public NicContext create(final int contextNumber, final int[] key, final SparseMemory main, final SimProcess process)
+    {
         QsnetException.require(contextNumber >= 0 && contextNumber < 4096, "context", contextNumber, "must be in 0..4095");
-        if (contexts.containsKey(contextNumber))
+        return new NicContext(this, contextNumber, key, main, process);
+    }
+
+    /**
+     * Claims a created context's number on this node ({@code elan3_attach}).
+     *
+     * @param c the context.
+     */
+    public void claim(final NicContext c)
+    {
+        if (!tryClaim(c))
         {
-            throw new QsnetException("context 0x" + Integer.toHexString(contextNumber) + " on node " + node
+            throw new QsnetException("context 0x" + Integer.toHexString(c.number) + " on node " + node
                 + " is already attached");
         }
-        final NicContext c = new NicContext(this, contextNumber, key, main, process);
-        contexts.put(contextNumber, c);
-        return c;
+    }
+
+    /**
+     * Claims a created context's number on this node if no other context holds it.
+     *
+     * @param c the context.
+     * @return whether {@code c} holds its number now (also when it did already).
+     */
+    public boolean tryClaim(final NicContext c)
+    {
+        return contexts.putIfAbsent(c.number, c) == null || contexts.get(c.number) == c;
     }
 
     /**
@@ -262,7 +298,8 @@ public final class Elan3Nic implements PacketEndpoint
     public void detach(final NicContext ctx)
     {
         ctx.detached = true;
-        contexts.remove(ctx.number);
+        // a context never claimed (its attach failed) leaves the one holding its number alone
+        contexts.remove(ctx.number, ctx);
         lastContext = null;
         translator.tlb.flush(ctx.number);
     }
