@@ -86,9 +86,6 @@ final class CommandProcessor
         // the remote VP: for a write in the destination cookie, for a read in the source cookie
         final int cookie = read ? srcCookie : destCookie;
         j.vp = cookie & 0xffff;
-        // the VP is the cookie's low 16 bits: an error names the field as the program wrote it too (-1 is VP 65535)
-        final String vpName = "VP " + j.vp + (cookie == j.vp ? ""
-            : " (" + (read ? "dma_srcCookieVProc" : "dma_destCookieVProc") + " 0x" + Integer.toHexString(cookie) + ")");
         j.opcode = opcode;
         j.read = read;
         // the remote address cannot be checked here, except for the value elan3_main2elan returns for
@@ -121,7 +118,7 @@ final class CommandProcessor
             final int[] range = ctx.broadcastRange(j.vp);
             if (range == null)
             {
-                throw new QsnetException(vpName + " of a broadcast DMA is not a broadcast VP (see elan3_addbcastvp)");
+                throw new QsnetException(vpName(j.vp, cookie, read) + " of a broadcast DMA is not a broadcast VP (see elan3_addbcastvp)");
             }
             if (read)
             {
@@ -132,7 +129,7 @@ final class CommandProcessor
         }
         else if (ctx.nodeOf(j.vp) < 0)
         {
-            throw new QsnetException(vpName + " is outside the capability (VPs 0.." + (ctx.vpCount() - 1)
+            throw new QsnetException(vpName(j.vp, cookie, read) + " is outside the capability (VPs 0.." + (ctx.vpCount() - 1)
                 + ") or a hole");
         }
         if (read)
@@ -257,4 +254,14 @@ final class CommandProcessor
         issue(p);
     }
 
+
+    /**
+     * The VP an error names: the cookie's low 16 bits, and the field as the program wrote it when
+     * they differ (-1 is VP 65535). Built only when a check fails: this is the command path.
+     */
+    private static String vpName(final int vp, final int cookie, final boolean read)
+    {
+        return "VP " + vp + (cookie == vp ? ""
+            : " (" + (read ? "dma_srcCookieVProc" : "dma_destCookieVProc") + " 0x" + Integer.toHexString(cookie) + ")");
+    }
 }
