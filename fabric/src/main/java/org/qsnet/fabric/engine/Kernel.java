@@ -258,22 +258,16 @@ public final class Kernel
     /**
      * Marks this kernel as one partition of a distributed run: an empty queue with blocked
      * processes is then not a deadlock by itself (their wake-up may come from another partition),
-     * and the driver of the run decides.
-     */
-    public void partitioned()
-    {
-        this.partitioned = true;
-    }
-
-    /**
-     * Marks this kernel as one partition of a distributed run ({@link #partitioned()}) that answers
-     * {@link QuiescenceProbe}s through {@code probeExchange}.
+     * and the driver of the run decides; {@link QuiescenceProbe}s are answered by every partition
+     * through {@code probeExchange}.
      *
      * @param probeExchange the way to the other partitions.
      */
     public void partitioned(final ProbeExchange probeExchange)
     {
-        partitioned();
+        QsnetException.require(probeExchange != null, "probeExchange", "null",
+            "must be given: a partition cannot tell alone whether the run is quiescent");
+        this.partitioned = true;
         probes.exchange(probeExchange);
     }
 

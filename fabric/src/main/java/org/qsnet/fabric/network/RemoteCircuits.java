@@ -213,14 +213,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     {
     }
 
-    private static ProbeKey probeKey(final int originId, final long seq)
-    {
-        return new ProbeKey(originId, seq);
-    }
-
     private int probeOwner(final int originId, final long seq)
     {
-        final Integer owner = probeOwners.remove(probeKey(originId, seq));
+        final Integer owner = probeOwners.remove(new ProbeKey(originId, seq));
         if (owner == null)
         {
             throw new QsnetException("a probe of origin " + originId + ", seq " + seq + " ran here without its announcement");
@@ -459,7 +454,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 final int originId = b.getInt();
                 final long seq = b.getLong();
                 final long timeNs = b.getLong();
-                probeOwners.put(probeKey(originId, seq), owner);
+                probeOwners.put(new ProbeKey(originId, seq), owner);
                 kernel.scheduleRemoteProbe(originId, timeNs, seq);
                 continue;
             }
