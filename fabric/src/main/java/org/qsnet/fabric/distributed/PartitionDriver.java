@@ -171,7 +171,7 @@ public final class PartitionDriver
                     + watchdogNs / 1_000_000 + " ms of host time; simulated time " + kernel.nowNs() + " ns", null, r);
             }
             final long windowEnd = Math.min(endNs, t + lookahead - 1);
-            kernel.runUntil(windowEnd);
+            kernel.advanceTo(windowEnd);
             windows++;
             final long bound = Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs());
             t = exchange(bound);

@@ -119,6 +119,8 @@ final class EventQueue
 
     /** The held reservations (their ties are renumbered with the pending events'). */
     private Reservation[] reservations = new Reservation[0];
+    /** The held reservations' times, side by side ({@link #dueHeld}'s scan reads no reservation object). */
+    private long[] heldTimes = new long[0];
     private int heldCount;
 
     int size()
@@ -192,13 +194,32 @@ final class EventQueue
         return reservations[i];
     }
 
+    /**
+     * @param limitNs a time.
+     * @return a held reservation due by {@code limitNs}, null if none.
+     */
+    Reservation dueHeld(final long limitNs)
+    {
+        final long[] t = heldTimes;
+        for (int i = 0; i < heldCount; i++)
+        {
+            if (t[i] <= limitNs)
+            {
+                return reservations[i];
+            }
+        }
+        return null;
+    }
+
     void hold(final Reservation r)
     {
         if (heldCount == reservations.length)
         {
             reservations = Arrays.copyOf(reservations, Math.max(8, heldCount * 2));
+            heldTimes = Arrays.copyOf(heldTimes, reservations.length);
         }
         r.queueIndex = heldCount;
+        heldTimes[heldCount] = r.timeNs;
         reservations[heldCount++] = r;
     }
 
@@ -207,6 +228,7 @@ final class EventQueue
         final int i = r.queueIndex;
         final Reservation last = reservations[--heldCount];
         reservations[i] = last;
+        heldTimes[i] = heldTimes[heldCount];
         last.queueIndex = i;
         reservations[heldCount] = null;
         r.queueIndex = -1;

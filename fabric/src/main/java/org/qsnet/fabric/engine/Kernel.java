@@ -61,8 +61,6 @@ public final class Kernel
     /** Quiescence probes: the NIC's retries ask whether the whole run is idle ({@link QuiescenceProbe}). */
     private final QuiescenceProbes probes = new QuiescenceProbes(this);
     private long resumes;
-    /** Origins that have reserved events ({@link Reservation}). */
-    private final List<Origin> reserving = new ArrayList<>();
     /** Whether the kernel dispatches events (rather than a process's code or the driver running). */
     private boolean dispatching;
 
@@ -383,11 +381,6 @@ public final class Kernel
         r.held = true;
         origin.addHeld(r);
         queue.hold(r);
-        if (!origin.reserving)
-        {
-            origin.reserving = true;
-            reserving.add(origin);
-        }
     }
 
     void scheduleReserved(final Reservation r)
@@ -486,6 +479,18 @@ public final class Kernel
      */
     public RunReport runUntil(final long endNs)
     {
+        advanceTo(endNs);
+        return report();
+    }
+
+    /**
+     * {@link #runUntil(long)} without the report: a partition ends a window every lookahead, and
+     * the report describes every process (what each waits for) each time it is built.
+     *
+     * @param endNs the last simulated time to process.
+     */
+    public void advanceTo(final long endNs)
+    {
         QsnetException.require(endNs >= nowNs, "endNs", endNs, "must not be before now (" + nowNs + " ns)");
         if (finished)
         {
@@ -564,7 +569,6 @@ public final class Kernel
         {
             nowNs = endNs;
         }
-        return report();
     }
 
     private void awaitDriverTurn()
@@ -723,7 +727,7 @@ public final class Kernel
                     + " ns failed: " + t, t);
             }
         }
-        if (abortCause == null && !stopRequested && !reserving.isEmpty())
+        if (abortCause == null && !stopRequested && queue.heldCount() > 0)
         {
             endOfRunCatchUp();
         }
@@ -740,13 +744,12 @@ public final class Kernel
     {
         try
         {
-            for (int i = 0; i < reserving.size(); i++)
+            // a scan of the held reservations' times (side by side in the queue), not a visit of
+            // every origin that ever reserved: a partition ends a window every lookahead
+            Reservation due;
+            while ((due = queue.dueHeld(limitNs)) != null)
             {
-                final Origin o = reserving.get(i);
-                if (o.heldCount > 0)
-                {
-                    catchUp(o, true, limitNs);
-                }
+                catchUp(due.origin(), true, limitNs);
             }
             if (!queue.isEmpty() && queue.peekTimeNs() <= limitNs)
             {

@@ -130,8 +130,6 @@ public final class Origin
     /** The earliest time among the held reservations ({@link Long#MAX_VALUE} when none): a cheap first test. */
     long heldFirstNs = Long.MAX_VALUE;
     boolean catchingUp;
-    /** Whether this origin is in the kernel's list of origins that reserve. */
-    boolean reserving;
 
     void addHeld(final Reservation r)
     {

@@ -72,10 +72,10 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     private final WireBuffer outbox = new WireBuffer(1 << 16);
     private final WireBuffer scratch = new WireBuffer(1 << 10);
     /** Packets in flight in this partition: the owner's own and the replicas' copies, by key. */
-    private final Map<Long, Packet> inFlight = new HashMap<>();
+    private final LongObjectMap<Packet> inFlight = new LongObjectMap<>(1024);
     /** Broadcast tails of this window, in the order they ran, awaiting every recipient's answer. */
     private final List<PendingBroadcast> pending = new ArrayList<>();
-    private final Map<Long, PendingBroadcast> pendingByKey = new HashMap<>();
+    private final LongObjectMap<PendingBroadcast> pendingByKey = new LongObjectMap<>();
     long eventsShipped;
     long eventsReceived;
     /** The earliest time of an event shipped in this window. */
