@@ -28,6 +28,8 @@ final class JvmPartitionOptions
     int run(final int jvms, final int partitions, final JvmJob.Body body) throws Exception
     {
         org.qsnet.fabric.QsnetException.require(jvms >= 1, "--jvms", jvms, "must be at least 1");
+        // checked here for every experiment: traffic and congestion took 0 or less as 1
+        org.qsnet.fabric.QsnetException.require(partitions >= 1, "--partitions", partitions, "must be at least 1");
         if (jvms == 1)
         {
             return body.run(null);

@@ -86,6 +86,15 @@ class QsnetCommandTest
         final String[] vcs = run("traffic", "-n", "16", "--set", "virtualChannels=0");
         assertEquals("2", vcs[0]);
         assertTrue(vcs[2].contains("virtualChannels 0 must be in 1..8"), vcs[2]);
+        // every experiment refuses a partition count below 1 by its option's name (traffic and
+        // congestion used to run a count of 0 or less as 1)
+        for (final String[] args : new String[][] {{"traffic", "-n", "16", "--loads", "0.5", "--partitions", "0"},
+            {"congestion", "-n", "16", "--partitions", "-2"}, {"ping", "--partitions", "0"}})
+        {
+            final String[] r = run(args);
+            assertEquals("2", r[0], String.join(" ", args) + ": " + r[1]);
+            assertTrue(r[2].contains("--partitions " + args[args.length - 1] + " must be at least 1"), r[2]);
+        }
     }
 
     @Test
