@@ -104,7 +104,10 @@ public final class Packet
      */
     public static Packet broadcast(final int source, final int first, final int last, final int payloadBytes)
     {
-        QsnetException.require(last >= first, "last", last, "must be at least first (" + first + ")");
+        if (last < first)
+        {
+            QsnetException.require(false, "last", last, "must be at least first (" + first + ")");
+        }
         return new Packet(source, first, first, last, payloadBytes, Kind.WRITE_BLOCK);
     }
 

@@ -63,8 +63,11 @@ public abstract class AbstractTransport implements Transport
         require(FrameDescriptor.isApplicationType(type), "type", type,
             "must be an application type in " + FrameDescriptor.MIN_APPLICATION_TYPE + ".." + FrameDescriptor.MAX_TYPE);
         require(payload != null, "payload", "null", "must be a buffer (empty for no payload)");
-        require(payload.remaining() <= maxPayloadBytes, "payload length", payload.remaining(),
-            "must be at most maxPayloadBytes " + maxPayloadBytes);
+        if (payload.remaining() > maxPayloadBytes)
+        {
+            // the rule's text is built only when it is broken: offer runs once per frame
+            require(false, "payload length", payload.remaining(), "must be at most maxPayloadBytes " + maxPayloadBytes);
+        }
         checkOpen();
         final TransportException failure = failures.get(peer);
         if (failure != null)
@@ -233,8 +236,10 @@ public abstract class AbstractTransport implements Transport
 
     private void checkPeer(final int peer)
     {
-        require(peer >= 0 && peer < partitionCount && peer != partition, "peer", peer,
-            "must be in 0.." + (partitionCount - 1) + " and not this partition " + partition);
+        if (peer < 0 || peer >= partitionCount || peer == partition)
+        {
+            require(false, "peer", peer, "must be in 0.." + (partitionCount - 1) + " and not this partition " + partition);
+        }
     }
 
     /**
