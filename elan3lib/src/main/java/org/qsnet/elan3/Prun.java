@@ -774,17 +774,70 @@ public final class Prun
                 .jobId(System.identityHashCode(key)).jobKey(key).partition(0, partitions));
         final Session[] sessions = new Session[partitions];
         final RunReport[] reports = new RunReport[partitions];
-        org.qsnet.fabric.distributed.PartitionThreads.run(transports, part ->
+        final SimulationException[] failed = new SimulationException[partitions];
+        try
         {
-            sessions[part] = new Session(profile, 1, KernelContext.DEFAULT, transports.get(part));
-            launcher.accept(sessions[part]);
-            reports[part] = sessions[part].run();
-        });
+            org.qsnet.fabric.distributed.PartitionThreads.run(transports, part ->
+            {
+                sessions[part] = new Session(profile, 1, KernelContext.DEFAULT, transports.get(part));
+                launcher.accept(sessions[part]);
+                try
+                {
+                    reports[part] = sessions[part].driver().run(Long.MAX_VALUE);
+                }
+                catch (final SimulationException e)
+                {
+                    // a deadlock is found by every partition, each reporting its own processes
+                    failed[part] = e;
+                    reports[part] = e.report();
+                    throw e;
+                }
+            });
+        }
+        catch (final SimulationException e)
+        {
+            // the first partition's failure, with where every rank of every partition is (each
+            // partition's report holds only its own ranks)
+            SimulationException first = e;
+            for (final SimulationException f : failed)
+            {
+                if (f != null && f.report() != null && !f.getMessage().startsWith("partition "))
+                {
+                    first = f;
+                    break;
+                }
+            }
+            final boolean all = java.util.Arrays.stream(reports).allMatch(Objects::nonNull)
+                && java.util.Arrays.stream(sessions).allMatch(Objects::nonNull);
+            throw Session.explained(first.getMessage(), all ? merge(sessions, reports) : first.report(), first);
+        }
+        final RunReport merged = merge(sessions, reports);
+        long sum = 0;
+        long events = 0;
+        for (int p = 0; p < partitions; p++)
+        {
+            sum += sessions[p].kernel().traceSum();
+            events += sessions[p].kernel().tracedEvents();
+        }
+        // the network (and its CRC count) is replicated in every partition; each NIC lives in one
+        org.qsnet.fabric.machine.LinkErrorStats errors = sessions[0].machine().linkErrorStats();
+        for (int p = 1; p < partitions; p++)
+        {
+            final org.qsnet.fabric.machine.LinkErrorStats e = sessions[p].machine().linkErrorStats();
+            errors = new org.qsnet.fabric.machine.LinkErrorStats(errors.crcRetries(), errors.outOfOrderRefusals()
+                + e.outOfOrderRefusals(), errors.duplicatesDiscarded() + e.duplicatesDiscarded());
+        }
+        return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows(), errors);
+    }
+
+    /** Every partition's outcomes in launch order (by origin), the latest end, the summed event digest. */
+    private static RunReport merge(final Session[] sessions, final RunReport[] reports)
+    {
         final java.util.TreeMap<Integer, RunReport.Outcome> byOrigin = new java.util.TreeMap<>();
         long sum = 0;
         long events = 0;
         long now = 0;
-        for (int p = 0; p < partitions; p++)
+        for (int p = 0; p < sessions.length; p++)
         {
             final Kernel k = sessions[p].kernel();
             final List<org.qsnet.fabric.engine.SimProcess> procs = k.processes();
@@ -797,16 +850,7 @@ public final class Prun
             events += k.tracedEvents();
             now = Math.max(now, reports[p].endNs());
         }
-        final RunReport merged = new RunReport(now, events, sum, new ArrayList<>(byOrigin.values()));
-        // the network (and its CRC count) is replicated in every partition; each NIC lives in one
-        org.qsnet.fabric.machine.LinkErrorStats errors = sessions[0].machine().linkErrorStats();
-        for (int p = 1; p < partitions; p++)
-        {
-            final org.qsnet.fabric.machine.LinkErrorStats e = sessions[p].machine().linkErrorStats();
-            errors = new org.qsnet.fabric.machine.LinkErrorStats(errors.crcRetries(), errors.outOfOrderRefusals()
-                + e.outOfOrderRefusals(), errors.duplicatesDiscarded() + e.duplicatesDiscarded());
-        }
-        return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows(), errors);
+        return new RunReport(now, events, sum, new ArrayList<>(byOrigin.values()));
     }
 
     /** This JVM's endpoint of each run of a job in several JVMs, in order; null: the jobs run here alone. */

@@ -85,6 +85,9 @@ public final class PartitionDriver
         this.peerWindow = new long[count];
     }
 
+    /** Whether this partition found the job deadlocked (every partition finds it at the same window). */
+    private boolean deadlocked;
+
     /**
      * @return windows run so far.
      */
@@ -114,7 +117,12 @@ public final class PartitionDriver
         }
         catch (final RuntimeException | Error e)
         {
-            abortPeers(e);
+            if (!deadlocked)
+            {
+                // a deadlock is found by every partition at the same window, each naming its own
+                // processes; an abort would race with the others' last frames and hide them
+                abortPeers(e);
+            }
             throw e;
         }
     }
@@ -190,8 +198,9 @@ public final class PartitionDriver
             {
                 final RunReport r = kernel.snapshot();
                 kernel.shutdown();
+                deadlocked = true;
                 throw new SimulationException("deadlock at " + kernel.nowNs() + " ns: no partition of the job has an event"
-                    + " pending and processes of partition " + self + " are blocked:" + sb, null, r);
+                    + " pending and processes are blocked\n in partition " + self + ":" + sb, null, r);
             }
         }
         else if (endNs != Long.MAX_VALUE && kernel.nowNs() < endNs)

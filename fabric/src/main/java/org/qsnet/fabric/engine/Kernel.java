@@ -61,6 +61,9 @@ public final class Kernel
     /** Quiescence probes: the NIC's retries ask whether the whole run is idle ({@link QuiescenceProbe}). */
     private final QuiescenceProbes probes = new QuiescenceProbes(this);
     private long resumes;
+    private long progress;
+    /** Resume events in the queue ({@link #pendingResumes()}). */
+    int pendingResumes;
     /** Whether the kernel dispatches events (rather than a process's code or the driver running). */
     private boolean dispatching;
 
@@ -188,11 +191,14 @@ public final class Kernel
      * @param seq       its sequence number there.
      * @param quiescent whether nothing was pending in that partition at the probe.
      * @param resumes   that partition's process resumptions so far.
+     * @param progress  that partition's {@link #progressCount()}.
+     * @param pendingResumes that partition's {@link #pendingResumes()}.
      * @return false when the probe is not this partition's (an answer meant for another).
      */
-    public boolean probeAnswered(final int originId, final long seq, final boolean quiescent, final long resumes)
+    public boolean probeAnswered(final int originId, final long seq, final boolean quiescent, final long resumes,
+        final long progress, final int pendingResumes)
     {
-        return probes.answered(originId, seq, quiescent, resumes);
+        return probes.answered(originId, seq, quiescent, resumes, progress, pendingResumes);
     }
 
     /**
@@ -202,6 +208,35 @@ public final class Kernel
     public long resumeCount()
     {
         return resumes;
+    }
+
+    /**
+     * Counts a step of the model that a waiting process may observe other than through another
+     * process's code: a packet its destination accepted (the NIC counts each acknowledgement that
+     * is not a refusal). A run whose retries see neither this count nor {@link #resumeCount()}
+     * move for a long while, with no process due to resume, can never move again
+     * ({@link QuiescenceProbe#progress()}).
+     */
+    public void noteProgress()
+    {
+        progress++;
+    }
+
+    /**
+     * @return the steps counted by {@link #noteProgress()} so far.
+     */
+    public long progressCount()
+    {
+        return progress;
+    }
+
+    /**
+     * @return process resumptions queued and not yet dispatched: a process computing (its clock
+     *         ahead), or woken by a signal and about to run.
+     */
+    public int pendingResumes()
+    {
+        return pendingResumes;
     }
 
     /**
@@ -338,6 +373,7 @@ public final class Kernel
         final SimProcess p = new SimProcess(this, origin(id, name), body);
         processes.add(p);
         p.start();
+        pendingResumes++;
         schedule(p.origin(), nowNs, p.resume);
         return p;
     }
@@ -719,6 +755,7 @@ public final class Kernel
             {
                 r.process.clockNs = timeNs;
                 resumes++;
+                pendingResumes--;
                 return r.process;
             }
             try

@@ -89,6 +89,14 @@ public final class Origin
     }
 
     /**
+     * {@link Kernel#noteProgress()} of this origin's kernel.
+     */
+    public void noteProgress()
+    {
+        kernel.noteProgress();
+    }
+
+    /**
      * Makes a reusable {@link Reservation} for events of this origin.
      *
      * @return a reservation holding nothing.

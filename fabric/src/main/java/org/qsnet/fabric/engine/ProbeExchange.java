@@ -36,8 +36,10 @@ public interface ProbeExchange
      * @param seq       its sequence number there.
      * @param quiescent whether nothing was pending in this partition at that key.
      * @param resumes   this partition's process resumptions so far.
+     * @param progress  this partition's {@link Kernel#progressCount()} there.
+     * @param pendingResumes this partition's {@link Kernel#pendingResumes()} there.
      */
-    void answerProbe(int originId, long seq, boolean quiescent, long resumes);
+    void answerProbe(int originId, long seq, boolean quiescent, long resumes, long progress, int pendingResumes);
 
     /**
      * @return whether this partition shipped, in the window running, events (or answers that

@@ -23,6 +23,8 @@ public final class QuiescenceProbe
     private int answersMissing;
     private boolean quiescent = true;
     private long resumes;
+    private long progress;
+    private int pendingResumes;
 
     QuiescenceProbe(final long timeNs, final int originId, final long seq, final int partitions)
     {
@@ -32,8 +34,12 @@ public final class QuiescenceProbe
         this.answersMissing = partitions;
     }
 
-    /** One partition's answer: whether it had nothing pending there, and its resumptions so far. */
-    void answer(final boolean quiescentThere, final long resumesThere)
+    /**
+     * One partition's answer: whether it had nothing pending there, its resumptions and progress
+     * so far, and its resumptions queued.
+     */
+    void answer(final boolean quiescentThere, final long resumesThere, final long progressThere,
+        final int pendingResumesThere)
     {
         if (answersMissing == 0)
         {
@@ -43,6 +49,8 @@ public final class QuiescenceProbe
         answersMissing--;
         quiescent &= quiescentThere;
         resumes += resumesThere;
+        progress += progressThere;
+        pendingResumes += pendingResumesThere;
     }
 
     /**
@@ -70,6 +78,25 @@ public final class QuiescenceProbe
     public long resumes()
     {
         return resumes;
+    }
+
+    /**
+     * @return the steps of the model a waiting process could observe other than through a process
+     *         ({@link Kernel#noteProgress()}: packets accepted) the run had counted at the probed
+     *         event, summed over the partitions. Valid once {@link #complete()}.
+     */
+    public long progress()
+    {
+        return progress;
+    }
+
+    /**
+     * @return process resumptions queued at the probed event anywhere (processes computing, or
+     *         woken and about to run). Valid once {@link #complete()}.
+     */
+    public int pendingResumes()
+    {
+        return pendingResumes;
     }
 
     /**

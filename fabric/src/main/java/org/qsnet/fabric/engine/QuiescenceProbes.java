@@ -82,7 +82,8 @@ final class QuiescenceProbes
         pendingEvents++;
     }
 
-    boolean answered(final int originId, final long seq, final boolean quiescent, final long resumes)
+    boolean answered(final int originId, final long seq, final boolean quiescent, final long resumes,
+        final long progress, final int pendingResumes)
     {
         final Key k = new Key(originId, seq);
         final QuiescenceProbe probe = waiting.get(k);
@@ -90,7 +91,7 @@ final class QuiescenceProbes
         {
             return false;
         }
-        probe.answer(quiescent, resumes);
+        probe.answer(quiescent, resumes, progress, pendingResumes);
         if (probe.complete())
         {
             waiting.remove(k);
@@ -117,7 +118,7 @@ final class QuiescenceProbes
         @Override
         public void onEvent(final long timeNs)
         {
-            probe.answer(kernel.locallyQuiescent(), kernel.resumeCount());
+            probe.answer(kernel.locallyQuiescent(), kernel.resumeCount(), kernel.progressCount(), kernel.pendingResumes());
             handler.onEvent(timeNs);
         }
     }
@@ -138,7 +139,8 @@ final class QuiescenceProbes
         public void onEvent(final long timeNs)
         {
             pendingEvents--;
-            exchange.answerProbe(originId, seq, kernel.locallyQuiescent(), kernel.resumeCount());
+            exchange.answerProbe(originId, seq, kernel.locallyQuiescent(), kernel.resumeCount(), kernel.progressCount(),
+                kernel.pendingResumes());
         }
     }
 }

@@ -284,6 +284,7 @@ public final class SimProcess
             kernel.setNow(t);
             return;
         }
+        kernel.pendingResumes++;
         kernel.schedule(origin, t, resume);
         kernel.handOff(this);
         rethrowPending();
@@ -493,6 +494,7 @@ public final class SimProcess
 
     void wake()
     {
+        kernel.pendingResumes++;
         kernel.schedule(origin, kernel.nowNs(), resume);
     }
 

@@ -194,10 +194,11 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     }
 
     @Override
-    public void answerProbe(final int originId, final long seq, final boolean quiescent, final long resumes)
+    public void answerProbe(final int originId, final long seq, final boolean quiescent, final long resumes,
+        final long progress, final int pendingResumes)
     {
         outbox.putByte(ANSWER).putInt(probeOwner(originId, seq)).putInt(originId).putLong(seq)
-            .putByte(quiescent ? 1 : 0).putLong(resumes);
+            .putByte(quiescent ? 1 : 0).putLong(resumes).putLong(progress).putInt(pendingResumes);
     }
 
     @Override
@@ -465,7 +466,10 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 final long seq = b.getLong();
                 final boolean quiescent = b.get() != 0;
                 final long resumes = b.getLong();
-                if (owner == partitioning.self() && !kernel.probeAnswered(originId, seq, quiescent, resumes))
+                final long progress = b.getLong();
+                final int pendingResumes = b.getInt();
+                if (owner == partitioning.self()
+                    && !kernel.probeAnswered(originId, seq, quiescent, resumes, progress, pendingResumes))
                 {
                     throw new QsnetException("an answer to probe " + originId + "/" + seq
                         + " arrived here, which has no such probe waiting");

@@ -25,6 +25,12 @@ import org.qsnet.fabric.network.Packet;
 final class DmaEngine
 {
     private static final int STAGING_BUFFERS = 2;
+    /**
+     * How long a run's retries must see nothing move before they give up when several waits
+     * retry at once ({@link #stalled}): 1 ms of simulated time, hundreds of retry intervals, far
+     * more than any packet the model delivers takes.
+     */
+    static final long STALL_NS = 1_000_000L;
 
     private final Elan3Nic nic;
     private final int node;
@@ -257,7 +263,32 @@ final class DmaEngine
             // a retry's answers arrive at the end of its window, a lookahead at most after it
             throw new org.qsnet.fabric.QsnetException("retry probes incomplete at the next retry: " + before + ", " + last);
         }
-        return before.quiescent() && last.quiescent() && before.resumes() == last.resumes();
+        if (before.quiescent() && last.quiescent() && before.resumes() == last.resumes())
+        {
+            return true;
+        }
+        return stalled(p, last);
+    }
+
+    /**
+     * The rule for several such waits at once (two jobs each missing a member of its barrier):
+     * each one's retries keep the others' pending, so the run is never quiescent at a retry. It
+     * is stalled instead: for {@link #STALL_NS} of simulated time, from one retry to a later one,
+     * no process ran, no packet was accepted anywhere (every acknowledgement was a refusal), and
+     * at the later one no process is due to resume (none computing, none woken). Only a process
+     * or an accepted packet changes what a refused packet reads, and a packet injected by neither
+     * would have been accepted or refused long before; so every wait still retrying can only be
+     * refused for ever. Decided from probes whose answers are in, as above.
+     */
+    private static boolean stalled(final NicPacket p, final org.qsnet.fabric.engine.QuiescenceProbe last)
+    {
+        final org.qsnet.fabric.engine.QuiescenceProbe since = p.stallSince;
+        if (since == null || since.resumes() != last.resumes() || since.progress() != last.progress())
+        {
+            p.stallSince = last;
+            return false;
+        }
+        return last.timeNs() - since.timeNs() >= STALL_NS && last.pendingResumes() == 0;
     }
 
     /** An acknowledgement came back for a packet this engine sent: retry, fail or complete it. */
@@ -268,6 +299,11 @@ final class DmaEngine
         inflight--;
         p.sending = false;
         final int code = (int)packet.ackValue();
+        if (code != NicPacket.ACK_RETRY)
+        {
+            // the destination took the packet (or faulted it): something a waiting process may see
+            origin.noteProgress();
+        }
         if (code == NicPacket.ACK_NOT_READY && p.kind == NicPacket.TEST && !job.failed)
         {
             // the hardware barrier: test again until every recipient is ready

@@ -33,6 +33,8 @@ final class NicPacket
     org.qsnet.fabric.engine.QuiescenceProbe retryBefore;
     /** The probe of this packet's retry scheduled and not yet run. */
     org.qsnet.fabric.engine.QuiescenceProbe nextRetry;
+    /** The earliest retry since which nothing has moved (no resumption, no packet accepted), if any. */
+    org.qsnet.fabric.engine.QuiescenceProbe stallSince;
     /** A queued packet's stream (destination node, context and queue) and its place in it. */
     long stream;
     int seq = -1;

@@ -115,9 +115,11 @@ class QuiescenceProbeTest
         }
 
         @Override
-        public void answerProbe(final int originId, final long seq, final boolean quiescent, final long resumes)
+        public void answerProbe(final int originId, final long seq, final boolean quiescent, final long resumes,
+            final long progress, final int pendingResumes)
         {
-            outbox.add(() -> assertTrue(kernels[1 - self].probeAnswered(originId, seq, quiescent, resumes)));
+            outbox.add(() -> assertTrue(kernels[1 - self].probeAnswered(originId, seq, quiescent, resumes, progress,
+                pendingResumes)));
         }
 
         @Override
