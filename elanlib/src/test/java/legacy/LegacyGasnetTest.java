@@ -9,8 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.qsnet.fabric.machine.PlatformProfile;
 
 /**
- * {@link LegacyGasnet} under {@code prun}: the GASNet elan conduit's calls, with several ranks, several
- * per node, and link CRC errors.
+ * {@link LegacyGasnet} and {@link LegacyOmpiPtl} under {@code prun}: the GASNet elan conduit's calls and
+ * Open MPI's old ptl_elan queue, with several ranks, several per node, and link CRC errors.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LegacyGasnetTest
@@ -73,5 +73,12 @@ class LegacyGasnetTest
     {
         ScenarioJobs.assertPasses(LegacyGasnet.class, profile(crc), procs, nodes, "polled-sends",
             Map.of("LIBELAN_ALLOCELAN_SIZE", "65536"));
+    }
+
+    @ParameterizedTest(name = "{0} ranks on {1} nodes, crcErrorRate {2}")
+    @CsvSource({"3, 3, 0", "4, 2, 0", "3, 3, 0.1"})
+    void shouldRunOpenMpiPtlsHandBuiltQueue(final int procs, final int nodes, final double crc)
+    {
+        ScenarioJobs.assertPasses(LegacyOmpiPtl.class, profile(crc), procs, nodes, "ptl-qdma");
     }
 }
