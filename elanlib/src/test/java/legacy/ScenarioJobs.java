@@ -26,15 +26,27 @@ final class ScenarioJobs
      *
      * @return everything the ranks printed.
      */
-    static synchronized String assertPasses(final Class<?> program, final PlatformProfile p, final int procs, final int nodes,
+    static String assertPasses(final Class<?> program, final PlatformProfile p, final int procs, final int nodes,
         final String scenario)
+    {
+        return assertPasses(program, p, procs, nodes, scenario, Map.of());
+    }
+
+    /**
+     * Runs {@code program scenario} with {@code env} in every rank's environment and asserts that it
+     * ended and said so.
+     *
+     * @return everything the ranks printed.
+     */
+    static synchronized String assertPasses(final Class<?> program, final PlatformProfile p, final int procs, final int nodes,
+        final String scenario, final Map<String, String> env)
     {
         final PrintStream out = System.out;
         final ByteArrayOutputStream o = new ByteArrayOutputStream();
         try
         {
             System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            Prun.run(p, new Prun.Options(procs, nodes, false, 0, Map.of()), program, scenario).throwIfFailed();
+            Prun.run(p, new Prun.Options(procs, nodes, false, 0, env), program, scenario).throwIfFailed();
         }
         finally
         {

@@ -237,7 +237,28 @@ final class AddressSpace
     boolean addressable(final long hostAddr, final long size)
     {
         final long va = main2elan(hostAddr);
-        return va != Elan3.ELAN_BAD_ADDR && (size <= 1 || main2elan(hostAddr + size - 1) == va + size - 1);
+        if (va == Elan3.ELAN_BAD_ADDR || size <= 1)
+        {
+            return va != Elan3.ELAN_BAD_ADDR;
+        }
+        // every byte, through the mappings that cover the range one after another: a page unmapped in
+        // the middle (elan3_clearperm_main of part of a mapping) makes the range unaddressable even
+        // though both ends still translate as one run (GASNet's conduit finds such holes this way)
+        long off = hostAddr - Elan3.HOST_MAIN_BASE;
+        final long end = off + size;
+        long expected = va;
+        while (off < end)
+        {
+            final Map.Entry<Long, long[]> e = mainMappings.floorEntry(off);
+            if (e == null || off >= e.getKey() + e.getValue()[1] || e.getValue()[0] + (off - e.getKey()) != expected)
+            {
+                return false;
+            }
+            final long step = Math.min(end, e.getKey() + e.getValue()[1]) - off;
+            off += step;
+            expected += step;
+        }
+        return true;
     }
 
     /** {@code elan3_setperm}: 0, or -1 when the MMU refuses the mapping. */
@@ -262,23 +283,28 @@ final class AddressSpace
     {
         hw.mmu().unmap(elanAddr, size);
         // a mapping partly inside the range keeps its parts outside it, and only those: main2elan
-        // must not translate a host address whose page the MMU no longer maps
+        // must not translate a host address whose page the MMU no longer maps. The MMU unmaps whole
+        // Elan pages, so the cut is rounded out to them (a 4 KB host page cleared inside an 8 KB Elan
+        // page takes the whole Elan page: elan3_addressable then agrees with what a DMA can reach)
+        final long page = SparseMemory.PAGE_SIZE;
+        final long from = elanAddr & -page;
+        final long to = (elanAddr + Math.max(1, size) + page - 1) & -page;
         final List<long[]> kept = new ArrayList<>();
         mainMappings.entrySet().removeIf(e ->
         {
             final long es = e.getValue()[0];
             final long ee = es + e.getValue()[1];
-            if (ee <= elanAddr || es >= elanAddr + size)
+            if (ee <= from || es >= to)
             {
                 return false;
             }
-            if (es < elanAddr)
+            if (es < from)
             {
-                kept.add(new long[] {e.getKey(), es, elanAddr - es});
+                kept.add(new long[] {e.getKey(), es, from - es});
             }
-            if (ee > elanAddr + size)
+            if (ee > to)
             {
-                kept.add(new long[] {e.getKey() + (elanAddr + size - es), elanAddr + size, ee - (elanAddr + size)});
+                kept.add(new long[] {e.getKey() + (to - es), to, ee - to});
             }
             return true;
         });

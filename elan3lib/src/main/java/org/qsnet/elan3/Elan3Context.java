@@ -1115,6 +1115,63 @@ public final class Elan3Context
     }
 
     /**
+     * Waits as {@link #waitFor(BooleanSupplier, long, long, Object)} on behalf of a library that runs
+     * the program's poll function while it waits ({@code elan_addPollFn}, {@code elan_addProgressFn}):
+     * {@code poll} runs first and again after every NIC write into this context, so a function that
+     * serves the program's own queue (GASNet's conduit answers requests from inside
+     * {@code elan_hgsync}) sees each arrival. Between writes the process sleeps, so a wait nothing will
+     * end is still reported as a deadlock; a function that returns true asks to be run again at once,
+     * one poll later. Not an Elan3lib call: the libraries above use it.
+     *
+     * @param ready the condition.
+     * @param va    the Elan address the NIC writes.
+     * @param how   the wait type.
+     * @param what  the wait's description for reports, or null.
+     * @param poll  the poll function(s); true to be called again without sleeping.
+     */
+    public void waitForPolling(final BooleanSupplier ready, final long va, final long how, final Object what,
+        final BooleanSupplier poll)
+    {
+        for (;;)
+        {
+            final long seen = hw.notifiedWrites();
+            final boolean again = poll.getAsBoolean();
+            if (ready.getAsBoolean())
+            {
+                break;
+            }
+            if (again)
+            {
+                sim.poll(profile.hostPollNs());
+            }
+            else if (hw.notifiedWrites() == seen)
+            {
+                sim.awaitUntil(() -> hw.notifiedWrites() != seen, hw.anyWrite(), what);
+            }
+        }
+        waitFor(ready, va, how, what);
+    }
+
+    /**
+     * {@code elan3_waitevent_word} as {@link #waitForPolling} waits: the poll function runs while the
+     * process waits for the word event.
+     *
+     * @param ev       the event.
+     * @param hostWord the word.
+     * @param how      the wait type.
+     * @param what     the wait's description for reports, or null.
+     * @param poll     the poll function(s); true to be called again without sleeping.
+     */
+    public void waitEventWordPolling(final long ev, final long hostWord, final long how, final Object what,
+        final BooleanSupplier poll)
+    {
+        live();
+        eventVa(ev);
+        final long va = mappedMain("event word", hostWord);
+        waitForPolling(() -> wordReady(hostWord), va, how, what != null ? what : eventWait("elan3_waitevent_word", ev), poll);
+    }
+
+    /**
      * Waits until {@code ready} holds, woken by the NIC's write to any of several words: what a
      * progress engine does when any of several operations may unblock it (an MPI receive while
      * non-blocking collectives are in flight). Costs as {@link #waitFor(BooleanSupplier, long,

@@ -191,8 +191,25 @@ final class Collectives
 
     private void waitWord(final long addr, final int atLeast, final Object what)
     {
+        final java.util.function.BooleanSupplier ready = () -> ctx.raw().getInt(addr) >= atLeast;
+        if (base.pollsWhileWaiting())
+        {
+            ctx.waitForPolling(ready, base.elanAddress("flag", addr), waitType, what, base::runPollFns);
+            return;
+        }
         base.progress();
-        ctx.waitFor(() -> ctx.raw().getInt(addr) >= atLeast, base.elanAddress("flag", addr), waitType, what);
+        ctx.waitFor(ready, base.elanAddress("flag", addr), waitType, what);
+    }
+
+    /** A collective's wait for a word event, running the program's poll functions meanwhile. */
+    private void waitEvent(final long ev, final long word, final Object what)
+    {
+        if (base.pollsWhileWaiting())
+        {
+            ctx.waitEventWordPolling(ev, word, waitType, what, base::runPollFns);
+            return;
+        }
+        ctx.waitEventWord(ev, word, waitType, what);
     }
 
     /** A collective's wait in its user's terms, built only when a report shows it. */
@@ -259,7 +276,7 @@ final class Collectives
             final int bvp = bcastVp(group);
             final OneSided.Slot test = oneSided.slot();
             ctx.broadcastTest(bvp, a.hgArrived, epoch, test.event);
-            ctx.waitEventWord(test.event, test.word, waitType, waiting("elan_hgsync", group, "every member's arrival"));
+            waitEvent(test.event, test.word, waiting("elan_hgsync", group, "every member's arrival"));
             oneSided.recycle(test);
             final long src = allocWordSource(epoch);
             final OneSided.Slot s = oneSided.slot();
@@ -323,7 +340,7 @@ final class Collectives
             // wait for the parent's data in its slot, take it, re-arm, (later) tell the parent
             final int j = Integer.numberOfTrailingZeros(rel);
             source = a.bcastStaging + ElanBase.STAGING * j;
-            ctx.waitEventWord(a.bcastEvent[j], a.bcastWord[j], waitType,
+            waitEvent(a.bcastEvent[j], a.bcastWord[j],
                 waiting("elan_bcast", group, "the data from its parent"));
             final byte[] data = new byte[(int)len];
             ctx.raw().read(source, data, 0, data.length);
@@ -388,7 +405,7 @@ final class Collectives
             {
                 final OneSided.Slot test = oneSided.slot();
                 ctx.broadcastTest(bvp, a.hbDone, h - 1, test.event);
-                ctx.waitEventWord(test.event, test.word, waitType,
+                waitEvent(test.event, test.word,
                     waiting("elan_hbcast", group, "every member's consumption of the previous hbcast"));
                 oneSided.recycle(test);
             }
@@ -405,7 +422,7 @@ final class Collectives
             ctx.putdmaMain(d, s.descriptor);
             oneSided.track(s);
             // the root receives its own copy too: take it off its staging event
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType, waiting("elan_hbcast", group, "its own copy"));
+            waitEvent(a.releaseEvent, a.releaseWord, waiting("elan_hbcast", group, "its own copy"));
             ctx.raw().putInt(a.releaseWord, 0);
             ctx.primeevent(a.releaseEvent, 1);
             ctx.raw().putInt(a.hbDone, h);
@@ -414,7 +431,7 @@ final class Collectives
         }
         else
         {
-            ctx.waitEventWord(a.releaseEvent, a.releaseWord, waitType,
+            waitEvent(a.releaseEvent, a.releaseWord,
                 waiting("elan_hbcast", group, "the data from the root"));
             final byte[] data = new byte[(int)len];
             ctx.raw().read(a.staging, data, 0, data.length);
@@ -454,7 +471,7 @@ final class Collectives
         }
         if (a.children > 0)
         {
-            ctx.waitEventWord(a.arrivalsEvent, a.arrivalsWord, waitType,
+            waitEvent(a.arrivalsEvent, a.arrivalsWord,
                 waiting("elan_reduce", group, "the contributions of its subtree"));
             ctx.raw().putInt(a.arrivalsWord, 0);
             // re-armed before this member's partial result lets the next reduction start anywhere
@@ -499,7 +516,7 @@ final class Collectives
             }
             else if (self == root)
             {
-                ctx.waitEventWord(a.resultEvent, a.resultWord, waitType);
+                waitEvent(a.resultEvent, a.resultWord, null);
                 ctx.raw().putInt(a.resultWord, 0);
                 ctx.primeevent(a.resultEvent, 1);
             }

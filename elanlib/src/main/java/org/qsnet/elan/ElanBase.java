@@ -563,7 +563,8 @@ public final class ElanBase
         return ElanCapability.fromCompactString(s, cap.userKey);
     }
 
-    private final List<Runnable> progressFns = new ArrayList<>();
+    private final List<java.util.function.IntSupplier> progressFns = new ArrayList<>();
+    private boolean inProgressFn;
 
     /**
      * {@code elan_addProgressFn} / {@code elan_addPollFn}: a function the library calls while it
@@ -573,6 +574,23 @@ public final class ElanBase
      */
     public void addProgressFn(final Runnable fn)
     {
+        addPollFn(() ->
+        {
+            fn.run();
+            return 0;
+        });
+    }
+
+    /**
+     * {@code elan_addPollFn}: a function the library calls while it waits in a collective (first, then
+     * after every arrival of anything into this process's memory) or in {@link #waitAll}. A nonzero
+     * result asks the library to keep spinning rather than sleep (GASNet's conduit returns 0, "don't
+     * delay the elan blocking").
+     *
+     * @param fn the function; its result as {@code ELAN_POLLFN}'s.
+     */
+    public void addPollFn(final java.util.function.IntSupplier fn)
+    {
         progressFns.add(fn);
     }
 
@@ -581,10 +599,41 @@ public final class ElanBase
      */
     public void progress()
     {
-        for (final Runnable fn : List.copyOf(progressFns))
+        runPollFns();
+    }
+
+    /**
+     * Runs the poll functions once (not from inside one of them: a function that waits in the library
+     * does not run itself again).
+     *
+     * @return whether one asked to be called again without sleeping.
+     */
+    boolean runPollFns()
+    {
+        if (inProgressFn)
         {
-            fn.run();
+            return false;
         }
+        inProgressFn = true;
+        try
+        {
+            boolean again = false;
+            for (final java.util.function.IntSupplier fn : List.copyOf(progressFns))
+            {
+                again |= fn.getAsInt() != 0;
+            }
+            return again;
+        }
+        finally
+        {
+            inProgressFn = false;
+        }
+    }
+
+    /** @return whether the program added a poll function that a wait must keep running. */
+    boolean pollsWhileWaiting()
+    {
+        return !progressFns.isEmpty() && !inProgressFn;
     }
 
     /**

@@ -13,7 +13,7 @@ public interface ElanPollFn
      *
      * @param handle the handle given when the function was added.
      * @param ready  {@code unsigned *ready}: element 0 may be set by the function.
-     * @return the function's status (ignored by the library).
+     * @return 0 to let the library sleep until the next arrival; nonzero to be called again at once.
      */
     int poll(Object handle, int[] ready);
 }

@@ -131,10 +131,36 @@ public final class ElanQueue
             ctx.putdmaMain(d, desc);
             return new ElanEvent()
             {
+                /** Whether the resources went back to the heaps (the message landed). */
+                private boolean freed;
+
                 @Override
                 protected boolean complete()
                 {
-                    return ctx.raw().getInt(word) != 0;
+                    if (freed)
+                    {
+                        return true;
+                    }
+                    if (ctx.raw().getInt(word) == 0)
+                    {
+                        return false;
+                    }
+                    // the DMA and its event are done with them: returned now, for the programs (GASNet's
+                    // conduit, MPICH's nemesis module) that only poll a queue send and never wait for it
+                    freeResources();
+                    return true;
+                }
+
+                private void freeResources()
+                {
+                    if (!freed)
+                    {
+                        freed = true;
+                        ctx.free(staging);
+                        ctx.free(word);
+                        ctx.freeElan(ev);
+                        ctx.freeElan(desc);
+                    }
                 }
 
                 @Override
@@ -153,10 +179,7 @@ public final class ElanQueue
                 @Override
                 protected void release()
                 {
-                    ctx.free(staging);
-                    ctx.free(word);
-                    ctx.freeElan(ev);
-                    ctx.freeElan(desc);
+                    freeResources();
                 }
             };
         }
@@ -173,7 +196,10 @@ public final class ElanQueue
         private final long top;
         private final long block;
         private long fptr;
+        /** A slot handed out by {@code queueRxWait(0, ...)} and not yet released: its front is still {@code fptr}. */
         private boolean holding;
+        /** A message was copied out by {@code queueRxWait(buf, ...)} and not yet followed by a {@code queueRxComplete}. */
+        private boolean copiedOut;
 
         Rx(final int nSlots, final int slotSize)
         {
@@ -203,7 +229,18 @@ public final class ElanQueue
         private boolean available()
         {
             final long bptr = ctx.read32Sdram(header + E3.Q_BPTR) & 0xffffffffL;
+            if (holding)
+            {
+                // the held slot is the program's: what waits is what follows it (the inputter keeps one
+                // slot free, so a queue whose back is past the held slot holds another message)
+                return bptr != next(fptr);
+            }
             return bptr != fptr || (ctx.read32Sdram(header + E3.Q_STATE) & E3.QUEUE_FULL) != 0;
+        }
+
+        private long next(final long at)
+        {
+            return at >= top ? base0 : at + slotSize;
         }
 
         /**
@@ -228,8 +265,10 @@ public final class ElanQueue
 
         /**
          * {@code elan_queueRxWait}: waits for the next message. With a buffer, copies the whole slot
-         * into it and releases the slot; with 0, returns the host address of the slot, to release
-         * with {@link #queueRxComplete}.
+         * into it and releases the slot; with 0, returns the host address of the slot, released by
+         * {@link #queueRxComplete} (Open MPI's BTL) or else by the next {@code queueRxWait} (GASNet's
+         * conduit never completes: the slot stays the program's until it asks for the next message,
+         * and {@link #queueRxPoll} meanwhile reports the messages after it).
          *
          * @param buf host buffer of at least the slot size, or 0.
          * @param how the wait type.
@@ -237,9 +276,13 @@ public final class ElanQueue
          */
         public long queueRxWait(final long buf, final long how)
         {
+            copiedOut = false;
             if (holding)
             {
-                throw new QsnetException("the previous slot was not released with elan_queueRxComplete");
+                // GASNet's conduit runs each message from its slot (elan_queueRxWait(rx, NULL, ...)) and
+                // never calls elan_queueRxComplete: the next wait releases the slot the last one handed out
+                holding = false;
+                advance();
             }
             // the pointers in SDRAM say what is left; the block only wakes this loop. A copy that
             // landed for a slot already taken is cleared before sleeping, and checked again after,
@@ -265,17 +308,27 @@ public final class ElanQueue
             ctx.raw().write(buf, b, 0, slotSize);
             ctx.owner().sim().advance((slotSize + 63) / 64 * profile.hostPollNs());
             advance();
+            copiedOut = true;
             return buf;
         }
 
         /**
-         * {@code elan_queueRxComplete}: releases the slot returned by {@code queueRxWait(0, ...)}.
+         * {@code elan_queueRxComplete}: releases the slot returned by {@code queueRxWait(0, ...)}; after a
+         * copy-out {@code queueRxWait} (whose slot is already released) it does nothing, as MPICH's nemesis
+         * module calls it there too. Refused when no message was taken since the last release.
          */
         public void queueRxComplete()
         {
+            if (copiedOut)
+            {
+                // MPICH's nemesis module completes after a copy-out too: the slot was released by the copy
+                copiedOut = false;
+                return;
+            }
             if (!holding)
             {
-                throw new QsnetException("no slot is held: call elan_queueRxWait with a NULL buffer first");
+                throw new QsnetException("elan_queueRxComplete: no message is held (elan_queueRxWait has not returned one "
+                    + "since the last release)");
             }
             holding = false;
             advance();
@@ -286,7 +339,7 @@ public final class ElanQueue
             // read q_state before moving q_fptr: while FULL is set the inputter takes nothing, so
             // clearing it after the move cannot erase a FULL set for the new front
             final int state = ctx.read32Sdram(header + E3.Q_STATE);
-            fptr = fptr >= top ? base0 : fptr + slotSize;
+            fptr = next(fptr);
             ctx.write32Sdram(header + E3.Q_FPTR, (int)fptr);
             if ((state & E3.QUEUE_FULL) != 0)
             {

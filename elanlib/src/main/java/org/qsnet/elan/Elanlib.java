@@ -129,10 +129,28 @@ public final class Elanlib
         return ElanBase.version();
     }
 
-    /** {@code elan_checkVersion}: whether the headers' version matches the library's. @return true for "1.4". */
+    /**
+     * {@code elan_checkVersion}: whether the headers' version matches the library's. The version may
+     * be given as a number ({@code "1.4"}, {@code "1.4.14"}) or as {@code elan_version()} spells it
+     * (GASNet's conduit passes the library's own string back); a number matches whole components.
+     *
+     * @param headerVersion the headers' version.
+     * @return true for "1.4", "1.4.14", "libelan 1.4" and {@code elan_version()}.
+     */
     public static boolean elan_checkVersion(final String headerVersion)
     {
-        return headerVersion != null && ElanBase.version().startsWith("libelan " + headerVersion);
+        if (headerVersion == null)
+        {
+            return false;
+        }
+        final String full = ElanBase.version();
+        if (headerVersion.equals(full))
+        {
+            return true;
+        }
+        final String h = headerVersion.startsWith("libelan ") ? headerVersion.substring("libelan ".length()) : headerVersion;
+        final String number = full.substring("libelan ".length()).split(" ", 2)[0];
+        return !h.isEmpty() && (number.equals(h) || number.startsWith(h + "."));
     }
 
     /** @see ElanBase#enableNetwork() */
@@ -178,7 +196,7 @@ public final class Elanlib
      */
     public static void elan_addPollFn(final ElanBase state, final ElanPollFn fn, final Object handle)
     {
-        state.addProgressFn(() -> fn.poll(handle, new int[1]));
+        state.addPollFn(() -> fn.poll(handle, new int[1]));
     }
 
     /**
@@ -191,7 +209,7 @@ public final class Elanlib
      */
     public static void elan_addProgressFn(final ElanBase state, final ElanPollFn fn, final Object handle)
     {
-        state.addProgressFn(() -> fn.poll(handle, new int[1]));
+        state.addPollFn(() -> fn.poll(handle, new int[1]));
     }
 
     /** @see ElanBase#clock() @return ns. */
@@ -378,10 +396,17 @@ public final class Elanlib
         rx.queueRxComplete();
     }
 
-    /** @see ElanBase#queueMaxSlotSize() @return 320. */
+    /**
+     * {@code elan_queueMaxSlotSize}: the largest queue slot. GASNet's conduit asks before it has a
+     * state ({@code elan_queueMaxSlotSize(NULL)}), so a null state gives the Elan3 figure too.
+     *
+     * @see ElanBase#queueMaxSlotSize()
+     * @param state the base, or null.
+     * @return 320.
+     */
     public static int elan_queueMaxSlotSize(final ElanBase state)
     {
-        return state.queueMaxSlotSize();
+        return state == null ? ElanQueue.MAX_SLOT_SIZE : state.queueMaxSlotSize();
     }
 
     /**

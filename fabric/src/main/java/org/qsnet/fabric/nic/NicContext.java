@@ -300,8 +300,46 @@ public final class NicContext
         return s;
     }
 
+    /**
+     * The signal a process parks on to wait for the NIC's next write to any address of this context
+     * (a library that runs a program's poll function while it waits, whatever the function looks at);
+     * {@link #notifiedWrites()} tells a write that came before the process parked.
+     *
+     * @return the signal.
+     */
+    public Signal anyWrite()
+    {
+        if (anyWrite == null)
+        {
+            anyWrite = new Signal(() -> "a NIC write in context 0x" + Integer.toHexString(number) + " on node " + nic.node());
+        }
+        return anyWrite;
+    }
+
+    /**
+     * @return how many times the NIC has announced a write into this context's memory (watched or
+     *         not), each of which fires {@link #anyWrite()}.
+     */
+    public long notifiedWrites()
+    {
+        return notifiedWrites;
+    }
+
+    private Signal anyWrite;
+    private long notifiedWrites;
+
+    private void noteWrite()
+    {
+        notifiedWrites++;
+        if (anyWrite != null)
+        {
+            anyWrite.fire();
+        }
+    }
+
     void notifyWrite(final long va)
     {
+        noteWrite();
         if (watchedCount == 0)
         {
             return;
@@ -316,6 +354,7 @@ public final class NicContext
     /** Wakes whoever watches an address the NIC just wrote within {@code [va, va + length)}, lowest first. */
     void notifyWrite(final long va, final int length)
     {
+        noteWrite();
         if (watchedCount == 0)
         {
             return;
