@@ -33,6 +33,16 @@ public abstract class ElanEvent
     protected abstract void chargePoll();
 
     /**
+     * The C calls that consume this kind of event, named when a consumed event is used again.
+     *
+     * @return {@code elan_wait}; the Tports events add their own wait.
+     */
+    protected String waitCalls()
+    {
+        return "elan_wait";
+    }
+
+    /**
      * Called once, when the event is consumed.
      */
     protected void release()
@@ -67,7 +77,8 @@ public abstract class ElanEvent
     {
         if (consumed)
         {
-            throw new QsnetException("event " + this + " was already consumed by elan_wait");
+            throw new QsnetException("event " + this + " was already consumed by " + waitCalls()
+                + ": a consumed handle may not be tested or waited for again (libelan reuses it)");
         }
     }
 

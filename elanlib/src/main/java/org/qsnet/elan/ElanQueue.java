@@ -228,6 +228,10 @@ public final class ElanQueue
 
         private boolean available()
         {
+            // the pointers alone: the inputter keeps one slot free, so bptr == fptr means empty even
+            // when E3_QUEUE_FULL is set. That bit can outlive the fullness it noted (a refusal between
+            // advance()'s read of q_state and its move of q_fptr leaves it set on an emptied queue);
+            // taking it for a message returned a stale slot and moved q_fptr past q_bptr
             final long bptr = ctx.read32Sdram(header + E3.Q_BPTR) & 0xffffffffL;
             if (holding)
             {
@@ -235,7 +239,7 @@ public final class ElanQueue
                 // slot free, so a queue whose back is past the held slot holds another message)
                 return bptr != next(fptr);
             }
-            return bptr != fptr || (ctx.read32Sdram(header + E3.Q_STATE) & E3.QUEUE_FULL) != 0;
+            return bptr != fptr;
         }
 
         private long next(final long at)

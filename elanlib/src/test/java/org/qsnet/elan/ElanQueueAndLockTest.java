@@ -83,6 +83,76 @@ class ElanQueueAndLockTest
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} slots, {1} messages per sender, {2} ns between takes, "
+        + "{3} sent by rank 0 first")
+    @org.junit.jupiter.params.provider.CsvSource({"2, 12, 5000, 0", "2, 30, 0, 0", "3, 30, 2000, 0", "4, 40, 1000, 0",
+        "2, 40, 20000, 0", "2, 12, 5000, 5", "3, 30, 0, 3", "2, 20, 3000, 4", "2, 20, 1000, 6", "3, 20, 500, 5",
+        "2, 20, 10000, 8"})
+    void shouldDeliverEveryMessageOfTwoProcessesOfANodeIntoOneFullRemoteQueue(final int slots, final int messages,
+        final long takeNs, final int first)
+    {
+        // ranks 0 and 1 share node 0 (and its DMA engine), rank 2 is on node 1 behind a small queue it
+        // drains late: both senders' packets are refused and retried; rank 0 may have sent some first,
+        // so that its packets to the queue are numbered ahead of rank 1's
+        final List<Integer> got = Collections.synchronizedList(new ArrayList<>());
+        Prun.run(PlatformProfile.pentium3He(), new Prun.Options(4, 2, false, 0, Map.of()), (p, a) ->
+        {
+            final ElanBase base = ElanBase.baseInit(0);
+            final ElanQueue q = base.gallocQueue(base.allGroup());
+            final long buf = base.allocMain(64, 320);
+            if (base.vp() == 2)
+            {
+                final ElanQueue.Rx rx = q.queueRxInit(slots, 320, 0, 0);
+                base.gsync(base.allGroup());
+                for (int i = 0; i < first; i++)
+                {
+                    rx.queueRxWait(buf, Elan3.ELAN_POLL_EVENT);
+                    assertEquals(-1 - i, base.ctx().getInt(buf));
+                }
+                base.gsync(base.allGroup());
+                p.sim().compute(200_000);
+                for (int i = 0; i < 3 * messages; i++)
+                {
+                    rx.queueRxWait(buf, Elan3.ELAN_POLL_EVENT);
+                    got.add(base.ctx().getInt(buf));
+                    p.sim().compute(takeNs);
+                }
+            }
+            else
+            {
+                final ElanQueue.Tx tx = q.queueTxInit(0, 0);
+                base.gsync(base.allGroup());
+                for (int i = 0; i < first && base.vp() == 0; i++)
+                {
+                    base.ctx().putInt(buf, -1 - i);
+                    tx.queueTx(2, buf, 64).waitEvent(Elan3.ELAN_POLL_EVENT);
+                }
+                base.gsync(base.allGroup());
+                // rank 1 starts a little later, while rank 0's first packets are refused and retried
+                p.sim().compute(base.vp() == 1 ? 1_000L * first : 0);
+                final List<ElanEvent> sent = new ArrayList<>();
+                for (int i = 0; i < messages; i++)
+                {
+                    base.ctx().putInt(buf, base.vp() * 1000 + i);
+                    sent.add(tx.queueTx(2, buf, 64 + 8 * (i % 33)));
+                }
+                for (final ElanEvent e : sent)
+                {
+                    e.waitEvent(Elan3.ELAN_POLL_EVENT);
+                }
+            }
+        }).throwIfFailed();
+        assertEquals(3 * messages, got.size(), got.toString());
+        for (final int sender : new int[] {0, 1, 3})
+        {
+            final List<Integer> mine = got.stream().filter(v -> v / 1000 == sender).toList();
+            for (int i = 0; i < messages; i++)
+            {
+                assertEquals(sender * 1000 + i, mine.get(i), "order of sender " + sender + ": " + got);
+            }
+        }
+    }
+
     @Test
     void shouldServeTheMainQueueApi()
     {

@@ -133,6 +133,13 @@ public final class RxEvent extends WordEvent
         port.recycle(this);
     }
 
+    /** @return the calls that consume a Tports receive event. */
+    @Override
+    protected String waitCalls()
+    {
+        return "elan_tportRxWait (or elan_wait)";
+    }
+
     @Override
     protected String failure()
     {

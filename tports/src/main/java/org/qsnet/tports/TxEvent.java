@@ -66,6 +66,13 @@ public final class TxEvent extends WordEvent
         port.recycle(this);
     }
 
+    /** @return the calls that consume a Tports send event. */
+    @Override
+    protected String waitCalls()
+    {
+        return "elan_tportTxWait (or elan_wait)";
+    }
+
     /**
      * {@code elan_tportTxDone}.
      *

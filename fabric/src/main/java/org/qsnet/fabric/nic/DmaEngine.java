@@ -50,11 +50,22 @@ final class DmaEngine
     /** Packets being built: the next packet's microcode work overlaps the previous one's read. */
     private int preparing;
     private int inflight;
-    /** Queued DMAs refused because their queue was full, per destination queue, oldest first: they are
-     * retried in order, and later packets for the same queue wait behind them (FIFO queues). */
-    private final Map<Long, java.util.PriorityQueue<NicPacket>> refusedQueues = new HashMap<>();
+    /** Queued DMAs refused because their queue was full, per stream (source context and destination
+     * queue), oldest first: they are retried in order, and later packets of the stream wait behind them
+     * (FIFO queues). The source context is part of the key: the processes of a node share this engine,
+     * and each numbers its own packets to a queue, so two of them sending to one queue are two streams. */
+    private final Map<Stream, java.util.PriorityQueue<NicPacket>> refusedQueues = new HashMap<>();
     /** Queued-DMA streams in which a DMA gave up (rare): their later packets fail too. */
-    private final java.util.Set<Long> brokenStreams = new java.util.HashSet<>();
+    private final java.util.Set<Stream> brokenStreams = new java.util.HashSet<>();
+
+    /** A queued-DMA stream as this engine sees it: the sending context and the destination queue's key. */
+    private record Stream(int sourceContext, long queue)
+    {
+        static Stream of(final NicPacket p)
+        {
+            return new Stream(p.job.ctx.number, p.stream);
+        }
+    }
     long dmasStarted;
     long driverRestarts;
     long packetsSent;
@@ -183,7 +194,7 @@ final class DmaEngine
                 p.job.ctx.queueTxSeq.put(p.stream, p.seq + 1L);
             }
             final java.util.PriorityQueue<NicPacket> waiting = p.kind == NicPacket.QUEUED && !refusedQueues.isEmpty()
-                ? refusedQueues.get(p.stream) : null;
+                ? refusedQueues.get(Stream.of(p)) : null;
             if (waiting != null && !waiting.isEmpty())
             {
                 // a packet for this queue is being retried: keep the queue's order
@@ -324,7 +335,7 @@ final class DmaEngine
         {
             final boolean outOfOrder = p.outOfOrder;
             p.outOfOrder = false;
-            if (outOfOrder && brokenStreams.contains(p.stream))
+            if (outOfOrder && brokenStreams.contains(Stream.of(p)))
             {
                 failJob(job, "queued DMA to VP " + job.vp + " abandoned: an earlier queued DMA to the same queue gave up");
                 tryInject(timeNs);
@@ -349,7 +360,7 @@ final class DmaEngine
                 // and for a queue keep every later packet behind it
                 if (p.kind == NicPacket.QUEUED)
                 {
-                    final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.computeIfAbsent(p.stream,
+                    final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.computeIfAbsent(Stream.of(p),
                         k -> new java.util.PriorityQueue<>(BY_SEQ));
                     if (!waiting.contains(p))
                     {
@@ -384,7 +395,7 @@ final class DmaEngine
                 if (p.kind == NicPacket.QUEUED)
                 {
                     // the stream is broken at this packet: the later ones of it fail too
-                    breakStream(p.stream);
+                    breakStream(Stream.of(p));
                 }
             }
         }
@@ -393,7 +404,7 @@ final class DmaEngine
             failJob(job, p.faultMessage);
             if (p.kind == NicPacket.QUEUED)
             {
-                breakStream(p.stream);
+                breakStream(Stream.of(p));
             }
         }
         else if (!job.failed)
@@ -432,7 +443,8 @@ final class DmaEngine
         {
             return;
         }
-        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(landed.stream);
+        final Stream stream = Stream.of(landed);
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(stream);
         if (waiting == null || waiting.isEmpty() || waiting.peek() != landed)
         {
             return;
@@ -440,7 +452,7 @@ final class DmaEngine
         waiting.poll();
         if (waiting.isEmpty())
         {
-            refusedQueues.remove(landed.stream);
+            refusedQueues.remove(stream);
         }
         else
         {
@@ -456,7 +468,7 @@ final class DmaEngine
     /** A refused queued packet's back-off has passed: send it again if it is still its stream's oldest. */
     private void resendIfOldest(final NicPacket p, final long now)
     {
-        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(p.stream);
+        final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.get(Stream.of(p));
         if (!p.sending && !p.job.failed && waiting != null && waiting.peek() == p)
         {
             resend(p, now);
@@ -464,7 +476,7 @@ final class DmaEngine
     }
 
     /** A queued DMA of {@code stream} gave up: every later packet of the stream fails with it. */
-    private void breakStream(final long stream)
+    private void breakStream(final Stream stream)
     {
         final java.util.PriorityQueue<NicPacket> waiting = refusedQueues.remove(stream);
         if (waiting != null)
