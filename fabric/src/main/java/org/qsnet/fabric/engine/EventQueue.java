@@ -63,8 +63,16 @@ final class EventQueue
     private static final int MAX_SHIFT = 40;
     /** Up to this many events pending, with the ring and the overflow empty, the heap takes every add. */
     private static final int SMALL = 32;
-    /** A bucket of at least this many events is sorted at once when it becomes current. */
-    private static final int RUN_MIN = 16;
+    /**
+     * A bucket of at least this many events is sorted at once when it becomes current (insertion
+     * sort up to 16, a quicksort above) and polled from that run; a single event goes to the heap.
+     * It was 16 until 2026-11-25: buckets of 2-15 events (most of them at 64 nodes, where the width
+     * keeps 2-8 events per bucket) were sifted into and out of the heap one by one, and
+     * {@code heapRemoveTop} had a tenth of a 64-node run's samples. JMH
+     * {@code uniformSaturated10us -p nodes=64}, six alternated runs: 286-309 µs in five (408 in
+     * one) against 326-399 µs with 16.
+     */
+    private static final int RUN_MIN = 2;
     /** Events polled between two checks of the width. */
     private static final int CHECK_EVERY = 1 << 13;
 
@@ -403,7 +411,7 @@ final class EventQueue
         }
         if (moved < RUN_MIN)
         {
-            // a few events: the heap orders them as cheaply, and polls need not look at two heads
+            // a single event: the heap takes it, and polls need not look at two heads
             for (int j = 0; j < moved; j++)
             {
                 heapAdd(ru[3 * j], ru[3 * j + 1], (int)ru[3 * j + 2]);
