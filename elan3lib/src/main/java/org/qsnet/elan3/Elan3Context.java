@@ -905,8 +905,11 @@ public final class Elan3Context
     {
         eventVa(ev);
         final long src = sdram2elan(srcBlk);
-        QsnetException.require((src & (E3.BLK_SIZE - 1)) == 0, "srcBlk", "0x" + Long.toHexString(srcBlk),
-            "must be aligned to E3_BLK_ALIGN (" + E3.BLK_SIZE + " bytes)");
+        if ((src & (E3.BLK_SIZE - 1)) != 0)
+        {
+            QsnetException.require(false, "srcBlk", "0x" + Long.toHexString(srcBlk),
+                "must be aligned to E3_BLK_ALIGN (" + E3.BLK_SIZE + " bytes)");
+        }
         final long dst = mappedMain("event block", dstBlk);
         charge(5 * profile.pioWriteNs());
         nic.sdram().putInt(srcBlk + E3.BLK_SIZE - 4, E3.EVENT_WORD_FIRED);
@@ -1229,7 +1232,10 @@ public final class Elan3Context
     public void waitdmaevent(final long dma, final long ev)
     {
         final long d = sdram2elan(dma);
-        QsnetException.require((d & 31) == 0, "dma", "0x" + Long.toHexString(dma), "must be 32-byte aligned");
+        if ((d & 31) != 0)
+        {
+            QsnetException.require(false, "dma", "0x" + Long.toHexString(dma), "must be 32-byte aligned");
+        }
         eventVa(ev);
         charge(profile.pioWriteNs());
         nic.sdram().putInt(ev + E3.EV_TYPE, (int)(d | E3.EV_TYPE_DMA));
@@ -1312,8 +1318,11 @@ public final class Elan3Context
      */
     public void getdmaMain(final E3DmaMain dma, final long scratch)
     {
-        QsnetException.require(E3.direction(dma.dma_type) == E3.DMA_READ, "dma_type", "0x" + Integer.toHexString(dma.dma_type),
-            "must be a DMA_READ for elan3_getdma_main");
+        if (E3.direction(dma.dma_type) != E3.DMA_READ)
+        {
+            QsnetException.require(false, "dma_type", "0x" + Integer.toHexString(dma.dma_type),
+                "must be a DMA_READ for elan3_getdma_main");
+        }
         putdmaMain(dma, scratch);
     }
 

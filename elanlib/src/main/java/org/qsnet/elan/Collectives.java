@@ -327,7 +327,10 @@ final class Collectives
             }
             return;
         }
-        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
+        if (root < 0 || root >= group.size())
+        {
+            QsnetException.require(false, "root", root, "must be in 0.." + (group.size() - 1));
+        }
         QsnetException.require(len >= 0 && len <= ElanBase.STAGING, "len", len, "must be in 0.." + ElanBase.STAGING);
         final GroupArea a = area(group);
         a.epoch++;
@@ -391,7 +394,10 @@ final class Collectives
             bcast(group, buf, len, root);
             return;
         }
-        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
+        if (root < 0 || root >= group.size())
+        {
+            QsnetException.require(false, "root", root, "must be in 0.." + (group.size() - 1));
+        }
         QsnetException.require(len >= 0 && len <= ElanBase.STAGING, "len", len, "must be in 0.." + ElanBase.STAGING);
         final GroupArea a = area(group);
         a.epoch++;
@@ -447,7 +453,10 @@ final class Collectives
         final ElanBase.Reducer op, final int root, final int flags)
     {
         base.live();
-        QsnetException.require(root >= 0 && root < group.size(), "root", root, "must be in 0.." + (group.size() - 1));
+        if (root < 0 || root >= group.size())
+        {
+            QsnetException.require(false, "root", root, "must be in 0.." + (group.size() - 1));
+        }
         final long len = (long)count * elementSize;
         if (len > ElanBase.STAGING && elementSize > 0 && elementSize <= ElanBase.STAGING)
         {

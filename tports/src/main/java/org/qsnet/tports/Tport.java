@@ -165,15 +165,29 @@ public final class Tport
      */
     public TxEvent txStart(final int flags, final int destVp, final int myVp, final int tag, final long buf, final int len)
     {
-        QsnetException.require(destVp >= 0 && destVp < base.nvp(), "destVp", destVp,
-            "is outside the job's VPs 0.." + (base.nvp() - 1));
-        QsnetException.require(myVp == base.vp(), "myVp", myVp, "must be this process's VP " + base.vp());
-        QsnetException.require(len >= 0, "len", len, "must be at least 0");
-        QsnetException.require((flags & ~TX_SYNC) == 0, "flags", "0x" + Integer.toHexString(flags),
-            "may only contain ELAN_TPORT_TXSYNC");
+        // every send passes these checks: the error text is built only when one fails
+        if (destVp < 0 || destVp >= base.nvp())
+        {
+            QsnetException.require(false, "destVp", destVp, "is outside the job's VPs 0.." + (base.nvp() - 1));
+        }
+        if (myVp != base.vp())
+        {
+            QsnetException.require(false, "myVp", myVp, "must be this process's VP " + base.vp());
+        }
+        if (len < 0)
+        {
+            QsnetException.require(false, "len", len, "must be at least 0");
+        }
+        if ((flags & ~TX_SYNC) != 0)
+        {
+            QsnetException.require(false, "flags", "0x" + Integer.toHexString(flags), "may only contain ELAN_TPORT_TXSYNC");
+        }
         // checked here for every path (the shared-memory one read it later, naming only a host address)
-        QsnetException.require(len == 0 || ctx.addressable(buf, len), "buf", "0x" + Long.toHexString(buf),
-            "must be this process's Elan-mapped memory for the " + len + "-byte message");
+        if (len != 0 && !ctx.addressable(buf, len))
+        {
+            QsnetException.require(false, "buf", "0x" + Long.toHexString(buf),
+                "must be this process's Elan-mapped memory for the " + len + "-byte message");
+        }
         final boolean sync = (flags & TX_SYNC) != 0;
         final Tport local = shm.peer(destVp);
         if (local != null && shm.carries(len) && !shm.nicAhead(destVp))
@@ -220,9 +234,15 @@ public final class Tport
     public RxEvent rxStart(final int flags, final int senderMask, final int senderSel, final int tagMask, final int tagSel,
         final long buf, final int len)
     {
-        QsnetException.require((flags & ~(RX_BUF | RX_ANY | RX_PROBE)) == 0, "flags", "0x" + Integer.toHexString(flags),
-            "may only contain ELAN_TPORT_RXBUF, RXANY, RXPROBE");
-        QsnetException.require(len >= 0, "len", len, "must be at least 0");
+        if ((flags & ~(RX_BUF | RX_ANY | RX_PROBE)) != 0)
+        {
+            QsnetException.require(false, "flags", "0x" + Integer.toHexString(flags),
+                "may only contain ELAN_TPORT_RXBUF, RXANY, RXPROBE");
+        }
+        if (len < 0)
+        {
+            QsnetException.require(false, "len", len, "must be at least 0");
+        }
         final RxEvent rx = rxPool.isEmpty() ? new RxEvent(this, ctx, profile) : rxPool.pollFirst();
         rx.arm(flags, senderMask, senderSel, tagMask, tagSel, buf, len,
             (flags & RX_BUF) != 0 && (flags & RX_PROBE) == 0 ? ctx.allocMain(64, Math.max(64, bigmsg)) : 0);
