@@ -774,7 +774,6 @@ public final class Prun
                 .jobId(System.identityHashCode(key)).jobKey(key).partition(0, partitions));
         final Session[] sessions = new Session[partitions];
         final RunReport[] reports = new RunReport[partitions];
-        final SimulationException[] failed = new SimulationException[partitions];
         try
         {
             org.qsnet.fabric.distributed.PartitionThreads.run(transports, part ->
@@ -788,7 +787,6 @@ public final class Prun
                 catch (final SimulationException e)
                 {
                     // a deadlock is found by every partition, each reporting its own processes
-                    failed[part] = e;
                     reports[part] = e.report();
                     throw e;
                 }
@@ -796,29 +794,14 @@ public final class Prun
         }
         catch (final SimulationException e)
         {
-            // the first partition's failure, with where every rank of every partition is (each
-            // partition's report holds only its own ranks)
-            SimulationException first = e;
-            for (final SimulationException f : failed)
-            {
-                if (f != null && f.report() != null && !f.getMessage().startsWith("partition "))
-                {
-                    first = f;
-                    break;
-                }
-            }
+            // the first partition's own failure (PartitionThreads prefers it to the others' reports
+            // of it), with where every rank of every partition is: each partition's report holds
+            // only its own ranks
             final boolean all = java.util.Arrays.stream(reports).allMatch(Objects::nonNull)
                 && java.util.Arrays.stream(sessions).allMatch(Objects::nonNull);
-            throw Session.explained(first.getMessage(), all ? merge(sessions, reports) : first.report(), first);
+            throw Session.explained(e.getMessage(), all ? merge(sessions, reports) : e.report(), e);
         }
         final RunReport merged = merge(sessions, reports);
-        long sum = 0;
-        long events = 0;
-        for (int p = 0; p < partitions; p++)
-        {
-            sum += sessions[p].kernel().traceSum();
-            events += sessions[p].kernel().tracedEvents();
-        }
         // the network (and its CRC count) is replicated in every partition; each NIC lives in one
         org.qsnet.fabric.machine.LinkErrorStats errors = sessions[0].machine().linkErrorStats();
         for (int p = 1; p < partitions; p++)
@@ -827,7 +810,8 @@ public final class Prun
             errors = new org.qsnet.fabric.machine.LinkErrorStats(errors.crcRetries(), errors.outOfOrderRefusals()
                 + e.outOfOrderRefusals(), errors.duplicatesDiscarded() + e.duplicatesDiscarded());
         }
-        return new PartitionedResult(merged, sum, events, sessions[0].partitionDriver().windows(), errors);
+        return new PartitionedResult(merged, merged.traceHash(), merged.eventCount(), sessions[0].partitionDriver().windows(),
+            errors);
     }
 
     /** Every partition's outcomes in launch order (by origin), the latest end, the summed event digest. */
