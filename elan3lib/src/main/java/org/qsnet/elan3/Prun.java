@@ -42,10 +42,16 @@ import org.qsnet.fabric.transport.Transport;
  * fields — a port's C globals — belong to one rank. A program given as an {@link ElanMain}
  * object (a lambda in a test) is already loaded: its ranks share the caller's classes.
  *
- * <p>Failures are never hidden: when a rank throws and the others then block, or a limit
- * ({@link Session#run(long)}, the wall-clock safety net of the {@link KernelContext}) ends a job,
- * the run fails with a {@link SimulationException} whose message names the failure first, then
- * where each rank is ({@link #whereEachRankIs(RunReport)}), and whose cause is the first failure.
+ * <p>A rank that throws ends the run, as {@code prun} ends a job when one of its processes dies:
+ * {@link #FAILURE_END_DELAY_NS} of simulated time after the failure, every rank still running or
+ * blocked (in any job of the session) is killed, and the run fails. A rank spinning on a peer that
+ * failed therefore ends too. If everything has ended by then, the run returns its report, which
+ * holds the failure ({@link RunReport#throwIfFailed()}).
+ *
+ * <p>Failures are never hidden: when a rank throws, or a limit ({@link Session#run(long)}, the
+ * wall-clock safety net of the {@link KernelContext}) ends a job, or the ranks deadlock, the run
+ * fails with a {@link SimulationException} whose message names the failure first, then where each
+ * rank is ({@link #whereEachRankIs(RunReport)}), and whose cause is the first failure.
  *
  * <pre>
  * Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1);
@@ -55,6 +61,13 @@ import org.qsnet.fabric.transport.Transport;
  */
 public final class Prun
 {
+    /**
+     * Simulated time from a rank's failure to the end of its run (1 µs). RMS needs longer to kill a
+     * job; what matters is that the end is one instant every partition of a distributed run can
+     * agree on, which needs at least the lookahead (tens of ns).
+     */
+    public static final long FAILURE_END_DELAY_NS = 1_000;
+
     private Prun()
     {
     }
@@ -117,6 +130,8 @@ public final class Prun
         public Session(final PlatformProfile profile, final long seed, final KernelContext context)
         {
             this.kernel = new Kernel(context);
+            // a rank that throws ends the run, as prun ends a job when one of its processes dies
+            this.kernel.endRunWhenAProcessFails(FAILURE_END_DELAY_NS);
             this.machine = new Machine(kernel, profile);
             this.seed = seed;
             this.transport = null;
@@ -138,6 +153,7 @@ public final class Prun
         {
             Objects.requireNonNull(transport, "transport");
             this.kernel = new Kernel(context);
+            this.kernel.endRunWhenAProcessFails(FAILURE_END_DELAY_NS);
             this.machine = new Machine(kernel, profile, new Partitioning(transport.partitionCount(),
                 transport.partition(), nodeCountOf(profile)));
             this.seed = seed;

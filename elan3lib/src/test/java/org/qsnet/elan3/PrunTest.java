@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -23,6 +24,7 @@ import legacy.Forever;
 import legacy.GlobalCounter;
 import legacy.StaticRank;
 import legacy.ThrowThenBlock;
+import legacy.ThrowThenSpin;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PrunTest
@@ -126,6 +128,8 @@ class PrunTest
     void shouldMixRanksGlobalsWhenAProgramObjectSharesTheCallersClasses()
     {
         // the control: the same program run as one object in the caller's classes shares its statics
+        // the ranks that see another's rank fail; every rank has ended within the microsecond after
+        // the first failure, so the run returns its report
         final RunReport r = Prun.run(PlatformProfile.pentium3He(), new Prun.Options(16, 16, false, 0, Map.of()),
             (p, a) -> StaticRank.main(a));
         assertTrue(r.outcomes().stream().anyMatch(o -> o.state() == ProcessState.FAILED
@@ -144,13 +148,15 @@ class PrunTest
     }
 
     @Test
-    void shouldNameTheFailureFirstThenTheDeadlockAndWhereEachRankWaits()
+    void shouldNameTheFailureFirstThenEndTheJobAndSayWhereEachRankWaits()
     {
         final SimulationException e = assertThrows(SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(),
             new Prun.Options(2, 2, false, 0, Map.of()), ThrowThenBlock.class));
         final String m = e.getMessage();
-        assertTrue(m.startsWith("job 0 rank 1 failed: java.lang.IllegalStateException: boom: rank 1 cannot open its input file;"
-            + " then deadlock at "), m);
+        assertTrue(java.util.regex.Pattern.compile("^job 0 rank 1 failed: java.lang.IllegalStateException: boom: rank 1 cannot"
+            + " open its input file; then the run was ended at \\d+ ns, 1000 ns after job 0 rank 1 failed \\(a failed process"
+            + " ends its job, as prun ends one when a process dies\\): the processes still running or blocked were killed;"
+            + " where each rank is:\n").matcher(m).find(), m);
         assertInstanceOf(IllegalStateException.class, e.getCause());
         assertTrue(java.util.regex.Pattern.compile("job 0 rank 1: FAILED at \\d+\\.\\d{3} us: java.lang.IllegalStateException: boom")
             .matcher(m).find(), m);
@@ -161,6 +167,50 @@ class PrunTest
         assertTrue(m.contains("waits for elan3_waitevent_word on event 0x"), m);
         assertTrue(m.contains("[NIC write to 0x"), m);
         assertEquals(ProcessState.BLOCKED, e.report().outcomes().get(0).state());
+    }
+
+    @Test
+    void shouldEndAJobWhoseRankSpinsForAPeerThatFailed()
+    {
+        // before: rank 0's polls cost simulated time, so no deadlock was ever seen and the run went
+        // on until a limit or the test's timeout
+        final SimulationException e = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+            () -> assertThrows(SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(),
+                new Prun.Options(2, 2, false, 0, Map.of()), ThrowThenSpin.class)));
+        final String m = e.getMessage();
+        assertTrue(java.util.regex.Pattern.compile("^job 0 rank 1 failed: java.lang.IllegalStateException: boom: rank 1 cannot"
+            + " open its input file; then the run was ended at \\d+ ns, 1000 ns after job 0 rank 1 failed ").matcher(m).find(), m);
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        // rank 0 was found where it spun, then killed; its clock is past rank 1's failure
+        final RunReport.Outcome spinner = e.report().outcomes().get(0);
+        assertEquals(ProcessState.RUNNING, spinner.state(), m);
+        assertTrue(m.contains("job 0 rank 0: RUNNING, clock "), m);
+        assertTrue(m.contains("called at legacy.ThrowThenSpin.main(ThrowThenSpin.java:"), m);
+        final RunReport.Outcome failed = e.report().outcomes().get(1);
+        assertEquals(ProcessState.FAILED, failed.state());
+        // the same program ends at the same simulated time every run
+        final SimulationException again = assertThrows(SimulationException.class, () -> Prun.run(
+            PlatformProfile.pentium3He(), new Prun.Options(2, 2, false, 0, Map.of()), ThrowThenSpin.class));
+        assertEquals(m, again.getMessage());
+    }
+
+    @Test
+    void shouldEndAFailedJobAtTheSameInstantInOneTwoAndFourPartitions()
+    {
+        // ranks on nodes 6-9 straddle the partitions' boundaries; rank 1 fails, the others spin
+        final Prun.Options o = new Prun.Options(4, 4, false, 6, Map.of());
+        final String one = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> assertThrows(
+            SimulationException.class, () -> Prun.run(PlatformProfile.pentium3He(), o, ThrowThenSpin.class))).getMessage();
+        assertTrue(one.contains("job 0 rank 0: RUNNING") && one.contains("job 0 rank 2: RUNNING")
+            && one.contains("job 0 rank 3: RUNNING") && one.contains("job 0 rank 1: FAILED"), one);
+        for (final int partitions : new int[] {2, 4})
+        {
+            final String many = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> assertThrows(
+                SimulationException.class, () -> Prun.runPartitioned(PlatformProfile.pentium3He(), partitions,
+                    s -> s.launch(o, ThrowThenSpin.class)))).getMessage();
+            // the same end, the same ranks at the same clocks and places
+            assertEquals(one, many, partitions + " partitions");
+        }
     }
 
     @Test

@@ -164,14 +164,14 @@ class PrunCommandTest
     }
 
     @Test
-    void shouldPrintTheThrownExceptionWithItsStackFirstThenTheDeadlock()
+    void shouldPrintTheThrownExceptionWithItsStackFirstThenTheEndOfTheJob()
     {
         final String[] r = prun("-n", "2", HERE + "$ThrowThenBlock");
         assertEquals("1", r[0], r[2]);
         final String err = r[2];
         final int thrown = err.indexOf("prun: job 0 rank 1 failed:\njava.lang.IllegalStateException: boom from rank 1\n\tat ");
         final int frame = err.indexOf("PrunCommandTest$ThrowThenBlock.main(PrunCommandTest.java:");
-        final int deadlock = err.indexOf("then deadlock at ");
+        final int deadlock = err.indexOf("then the run was ended at ");
         assertTrue(thrown == 0 && frame > thrown && deadlock > frame, err);
         assertTrue(err.contains("job 0 rank 0: BLOCKED, clock "), err);
         assertTrue(err.contains(", in Elan3Context.waitEventWord, called at " + HERE + "$ThrowThenBlock.main(PrunCommandTest.java:"),

@@ -44,6 +44,12 @@ public final class PartitionDriver
     public static final int TYPE_RESULT = FrameDescriptor.MIN_APPLICATION_TYPE + 4;
     /** Frame type: the sending partition failed; the payload is its reason (UTF-8). */
     public static final int TYPE_ABORT = FrameDescriptor.MIN_APPLICATION_TYPE + 2;
+    /**
+     * Frame type: a process of the sending partition failed, which ends the run; time = when the
+     * run ends ({@link Kernel#endRunForFailure}), payload = the process's name, a newline and its
+     * failure (UTF-8). Sent before the WINDOW frame of the window in which it failed.
+     */
+    public static final int TYPE_FAILURE = FrameDescriptor.MIN_APPLICATION_TYPE + 5;
 
     private final Kernel kernel;
     private final RemoteCircuits remote;
@@ -87,6 +93,9 @@ public final class PartitionDriver
 
     /** Whether this partition found the job deadlocked (every partition finds it at the same window). */
     private boolean deadlocked;
+    /** The end of a failed run (and the failed process) every partition knows of ({@link Long#MAX_VALUE}: none). */
+    private long announcedFailureEndNs = Long.MAX_VALUE;
+    private String announcedFailureName;
 
     /**
      * @return windows run so far.
@@ -168,8 +177,14 @@ public final class PartitionDriver
         final long lookahead = remote.lookaheadNs();
         final long watchdogNs = kernel.context().watchdogNs();
         final long started = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
+        final long failureDelay = kernel.failureEndDelayNs();
+        if (failureDelay >= 0 && failureDelay < lookahead)
+        {
+            throw new QsnetException("the run's end after a failed process (" + failureDelay + " ns) must be at least the"
+                + " lookahead (" + lookahead + " ns): the partitions could not all end it at the same instant");
+        }
         long t = exchange(kernel.nextEventTimeNs());
-        while (t != Long.MAX_VALUE && t <= endNs)
+        while (t != Long.MAX_VALUE && t <= Math.min(endNs, kernel.failureEndNs()))
         {
             if (watchdogNs > 0 && System.nanoTime() - started > watchdogNs) // wall-clock: safety net only
             {
@@ -178,11 +193,23 @@ public final class PartitionDriver
                 throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
                     + watchdogNs / 1_000_000 + " ms of host time; simulated time " + kernel.nowNs() + " ns", null, r);
             }
-            final long windowEnd = Math.min(endNs, t + lookahead - 1);
+            final long windowEnd = Math.min(Math.min(endNs, kernel.failureEndNs()), t + lookahead - 1);
             kernel.advanceTo(windowEnd);
             windows++;
             final long bound = Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs());
             t = exchange(bound);
+        }
+        final long failureEnd = kernel.failureEndNs();
+        if (failureEnd != Long.MAX_VALUE && failureEnd <= endNs)
+        {
+            // as in one JVM: the run ends at the failure's end unless it ended by itself first (no
+            // event pending anywhere, no process left anywhere); every partition decides alike
+            final boolean left = !allAgree(!kernel.anyProcessLeft());
+            if (left || t != Long.MAX_VALUE)
+            {
+                deadlocked = left;
+                return kernel.endFailedRun(left);
+            }
         }
         if (t == Long.MAX_VALUE)
         {
@@ -220,11 +247,26 @@ public final class PartitionDriver
         final ByteBuffer out = remote.outbox();
         final int max = transport.maxPayloadBytes();
         final int total = out.limit();
+        final long failureEnd = kernel.failureEndNs();
+        ByteBuffer failure = null;
+        if (failureEnd != announcedFailureEndNs || !java.util.Objects.equals(kernel.failureName(), announcedFailureName))
+        {
+            // a process of this partition failed in the window: every partition ends the run then
+            announcedFailureEndNs = failureEnd;
+            announcedFailureName = kernel.failureName();
+            final byte[] b = (kernel.failureName() + "\n" + kernel.failureCause())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            failure = ByteBuffer.wrap(b, 0, Math.min(b.length, Math.min(max, 4096)));
+        }
         for (int peer = 0; peer < count; peer++)
         {
             if (peer == self)
             {
                 continue;
+            }
+            if (failure != null)
+            {
+                sendPolling(peer, TYPE_FAILURE, failureEnd, failure.duplicate());
             }
             // the window's events ride in its WINDOW frame; only what exceeds one frame goes before it
             int from = 0;
@@ -461,6 +503,19 @@ public final class PartitionDriver
             inbound[slot][peer].put(payload);
             peerNext[slot][peer] = timeNs;
             peerWindow[peer] = w + 1;
+        }
+        else if (type == TYPE_FAILURE)
+        {
+            final byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            final String text = new String(b, java.nio.charset.StandardCharsets.UTF_8);
+            final int nl = text.indexOf('\n');
+            final String who = nl < 0 ? text : text.substring(0, nl);
+            kernel.endRunForFailure(timeNs, who, new SimulationException(who + " (in partition " + peer + ") failed: "
+                + (nl < 0 ? "" : text.substring(nl + 1)), null));
+            // what every partition has learnt in this window: the winner is not announced again
+            announcedFailureEndNs = kernel.failureEndNs();
+            announcedFailureName = kernel.failureName();
         }
         else if (type == TYPE_ABORT)
         {

@@ -76,6 +76,13 @@ public final class Kernel
     private boolean interruptedRun;
     private Throwable abortCause;
     private boolean finished;
+    /** How long after a process's failure the run ends ({@link #endRunWhenAProcessFails(long)}); -1: never. */
+    private long failureEndDelayNs = -1;
+    /** When the run ends because a process failed ({@link Long#MAX_VALUE}: no failure yet). */
+    private long failureEndNs = Long.MAX_VALUE;
+    /** Which process failed first and how (for the message of the run's end). */
+    private String failureText;
+    private Throwable failureCause;
 
     /**
      * Creates a kernel with the default context (compute time charged as zero, no watchdog).
@@ -541,7 +548,7 @@ public final class Kernel
         {
             throw new QsnetException("runUntil called from inside simulated process " + current.name());
         }
-        limitNs = endNs;
+        limitNs = Math.min(endNs, failureEndNs);
         driver = Thread.currentThread();
         final SimProcess next = dispatch();
         if (next != null)
@@ -579,6 +586,17 @@ public final class Kernel
                 throw se;
             }
             throw new SimulationException("simulation aborted at " + nowNs + " ns: " + abortCause, abortCause);
+        }
+        if (failureEndNs != Long.MAX_VALUE && failureEndNs <= endNs && !partitioned)
+        {
+            // a failure ends the run unless it ended by itself first (before any deadlock: the job
+            // is over either way)
+            final boolean left = anyProcessLeft();
+            if (left || !queue.isEmpty())
+            {
+                endFailedRun(left);
+                return;
+            }
         }
         if (queue.isEmpty() && !partitioned)
         {
@@ -661,6 +679,127 @@ public final class Kernel
 
     /** How long the driver waits, after the watchdog fired, for the kernel to stop (host time). */
     private static final long WATCHDOG_GRACE_NS = 1_000_000_000L;
+
+    /**
+     * Makes a process that throws end the run, as {@code prun} ends a job when one of its processes
+     * dies: {@code delayNs} after the failure (the process's clock when it threw) the run stops,
+     * every process not yet ended is killed there, and {@link #runUntil(long)} throws a
+     * {@link SimulationException} whose cause is the failure and whose report shows where each
+     * process was. If every process has ended by then, nothing is killed: the run stops there and
+     * returns its report, which holds the failure. The delay lets a partitioned run agree on the
+     * instant (it must be at least the lookahead), so that the end is the same in any number of
+     * partitions. Not called: a failure ends only its own process.
+     *
+     * @param delayNs simulated time from the failure to the end of the run, at least 0.
+     */
+    public void endRunWhenAProcessFails(final long delayNs)
+    {
+        QsnetException.require(delayNs >= 0, "delayNs", delayNs, "must be at least 0");
+        failureEndDelayNs = delayNs;
+    }
+
+    /** Called by a process that has just failed, before it hands control back. */
+    void processFailed(final SimProcess p)
+    {
+        if (failureEndDelayNs >= 0)
+        {
+            endRunForFailure(p.finishedAtNs() + failureEndDelayNs, p.name(), p.failure());
+        }
+    }
+
+    /**
+     * Ends the run at {@code endNs} for a failed process (here or, in a partitioned run, in
+     * another partition); the earliest end wins.
+     *
+     * @param endNs   when the run ends, not before now.
+     * @param who     the failed process's name.
+     * @param failure what it threw (its text is used when it comes from another partition).
+     */
+    public void endRunForFailure(final long endNs, final String who, final Throwable failure)
+    {
+        // the earliest end, and between failures at one instant the first name: any partitioning
+        // learns them in its own order and must pick the same
+        if (endNs < failureEndNs || endNs == failureEndNs && who.compareTo(failureText) < 0)
+        {
+            failureEndNs = endNs;
+            failureText = who;
+            failureCause = failure;
+            limitNs = Math.min(limitNs, endNs);
+        }
+    }
+
+    /**
+     * @return the delay set by {@link #endRunWhenAProcessFails(long)}, or -1.
+     */
+    public long failureEndDelayNs()
+    {
+        return failureEndDelayNs;
+    }
+
+    /**
+     * @return the name of the failed process that ends the run, or null.
+     */
+    public String failureName()
+    {
+        return failureText;
+    }
+
+    /**
+     * @return what that process threw (from another partition: its text), or null.
+     */
+    public Throwable failureCause()
+    {
+        return failureCause;
+    }
+
+    /**
+     * @return when the run ends because a process failed, or {@link Long#MAX_VALUE}.
+     */
+    public long failureEndNs()
+    {
+        return failureEndNs;
+    }
+
+    /**
+     * @return whether a process of this kernel has not ended (it would be killed at the end of a
+     * failed run).
+     */
+    public boolean anyProcessLeft()
+    {
+        for (final SimProcess p : processes)
+        {
+            if (!p.state().isTerminal())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Ends a run at {@link #failureEndNs()}, which it has reached: the clock stops there, the
+     * processes left are killed and, if any process was left (here or, for a partition, in any
+     * partition), the run fails naming the failure.
+     *
+     * @param killedAnywhere whether a process was left when the run ended (in a partitioned run,
+     *                       in any partition; otherwise {@link #anyProcessLeft()}).
+     * @return the report, when no process was left.
+     */
+    public RunReport endFailedRun(final boolean killedAnywhere)
+    {
+        nowNs = Math.max(nowNs, failureEndNs);
+        // the report before the kill: it shows each process where the end found it
+        final RunReport r = snapshot();
+        finished = true;
+        killAll();
+        if (!killedAnywhere)
+        {
+            return r;
+        }
+        throw new SimulationException("the run was ended at " + failureEndNs + " ns, " + failureEndDelayNs + " ns after "
+            + failureText + " failed (a failed process ends its job, as prun ends one when a process dies): the processes"
+            + " still running or blocked were killed", failureCause, r);
+    }
 
     /**
      * Ends the run for good: every process that has not finished is killed (its stack unwinds,

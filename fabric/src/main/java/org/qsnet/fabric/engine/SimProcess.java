@@ -131,6 +131,10 @@ public final class SimProcess
             state = ProcessState.FAILED;
         }
         finishedAtNs = clockNs;
+        if (state == ProcessState.FAILED)
+        {
+            kernel.processFailed(this);
+        }
         // This thread does the kernel's work until another thread must run, then ends.
         kernel.transferTo(kernel.dispatch());
     }

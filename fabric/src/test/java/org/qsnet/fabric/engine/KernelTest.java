@@ -313,6 +313,56 @@ class KernelTest
     }
 
     @Test
+    void shouldEndTheRunAFixedDelayAfterAFailureWhenAskedKillingAProcessThatSpins()
+    {
+        final Kernel k = new Kernel();
+        k.endRunWhenAProcessFails(1_000);
+        k.spawn(100, "bad", self ->
+        {
+            self.advance(5);
+            throw new IllegalStateException("boom");
+        });
+        final long[] spun = new long[1];
+        k.spawn(101, "spinner", self ->
+        {
+            while (true)
+            {
+                self.advance(7);
+                spun[0] = self.nowNs();
+            }
+        });
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertEquals("the run was ended at 1005 ns, 1000 ns after bad failed (a failed process ends its job, as prun ends one"
+            + " when a process dies): the processes still running or blocked were killed", e.getMessage());
+        assertEquals("boom", e.getCause().getMessage());
+        assertEquals(1005, k.nowNs());
+        // the spinner ran up to the end and no further
+        assertEquals(1001, spun[0]);
+        assertEquals(ProcessState.RUNNING, e.report().outcomes().get(1).state());
+        assertEquals(ProcessState.KILLED, k.processes().get(1).state());
+        assertThrows(QsnetException.class, k::run);
+    }
+
+    @Test
+    void shouldLetAFailedRunEndByItselfWhenEveryProcessFinishesBeforeTheDelay()
+    {
+        final Kernel k = new Kernel();
+        k.endRunWhenAProcessFails(1_000);
+        k.spawn(100, "bad", self ->
+        {
+            self.advance(5);
+            throw new IllegalStateException("boom");
+        });
+        k.spawn(101, "good", self -> self.advance(900));
+        final RunReport r = k.run();
+        // the run ended by itself at 900 ns, before the end the failure set at 1005 ns
+        assertEquals(900, r.endNs());
+        assertEquals(ProcessState.DONE, r.outcomes().get(1).state());
+        assertEquals(ProcessState.FAILED, r.outcomes().get(0).state());
+        assertThrows(QsnetException.class, () -> k.endRunWhenAProcessFails(-1));
+    }
+
+    @Test
     void shouldAbortRunWhenEventHandlerFails()
     {
         final Kernel k = new Kernel();
