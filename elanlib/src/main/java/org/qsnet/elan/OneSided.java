@@ -175,12 +175,16 @@ final class OneSided
         base.live();
         base.checkVp("destVp", destVp);
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
+        // refused before a slot is taken: a refused put leaves nothing behind
+        final long dest = base.elanAddress("put destination", dst);
+        final long directSource = len <= smallPutSize ? 0 : base.elanAddress("put source", src);
         final Slot s = slot();
         long source;
-        // one rule for every size: the source must be memory the Elan can reach
-        final long sourceVa = base.elanAddress("put source", src);
         if (len <= smallPutSize)
         {
+            // the library copies a small put with the CPU (ELAN-API.md: "copied into an Elan
+            // buffer, so the source is reusable at once"): its source need not be Elan-mapped, as
+            // GASNet's conduit relied on (GASNETC_ELAN_SMALLPUTSZ); the DMA reads the copy
             final byte[] b = new byte[(int)len];
             ctx.raw().read(src, b, 0, b.length);
             final byte[] padded = new byte[64];
@@ -192,13 +196,14 @@ final class OneSided
         }
         else
         {
-            source = sourceVa;
+            // the DMA engine reads the source itself: it must be memory the Elan can reach
+            source = directSource;
         }
         final E3DmaMain d = new E3DmaMain();
         d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_WRITE, Elan3.DMA_NORMAL, retryCount);
         d.dma_size = len;
         d.dma_source = source;
-        d.dma_dest = base.elanAddress("put destination", dst);
+        d.dma_dest = dest;
         d.dma_destEvent = remoteEvent;
         d.dma_destCookieVProc = destVp;
         d.dma_srcEvent = ctx.sdram2elan(s.event);
