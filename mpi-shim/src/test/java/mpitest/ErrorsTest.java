@@ -155,6 +155,38 @@ class ErrorsTest
             && e.getMessage().contains("getRank: coordinate 5 is outside dimension 0 (0..1)"), e.getMessage());
     }
 
+    /** Rank 1 aborts; rank 0 spins on {@code iProbe} for a message rank 1 will never send. */
+    public static final class AbortWhileAPeerSpins
+    {
+        public static void main(final String[] args) throws MPIException
+        {
+            MPI.Init(args);
+            if (MPI.COMM_WORLD.getRank() == 1)
+            {
+                MPI.COMM_WORLD.abort(3);
+            }
+            while (MPI.COMM_WORLD.iProbe(1, 0) == null)
+            {
+                // poll, as a progress loop would
+            }
+            MPI.Finalize();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldEndEveryRankWhenOneCallsAbortEvenARankThatSpins()
+    {
+        // MPI_Abort "attempts to abort all tasks": before 2026-11-25 only the caller ended, and a
+        // rank polling for it ran until the test's time-out
+        final SimulationException e = assertThrows(SimulationException.class, () -> Job.run(2, AbortWhileAPeerSpins.class));
+        final String m = e.getMessage();
+        assertTrue(m.startsWith("job 0 rank 1 failed: org.qsnet.fabric.QsnetException: MPI_Abort(MPI_COMM_WORLD, 3) called by"
+            + " rank 1; then the run was ended at "), m);
+        assertTrue(m.contains("job 0 rank 0: RUNNING") && m.contains("in Comm.iProbe, called at "
+            + AbortWhileAPeerSpins.class.getName() + ".main(ErrorsTest.java:"), m);
+    }
+
     @Test
     void shouldReportTwoBlockingSynchronousSendsAsADeadlock()
     {

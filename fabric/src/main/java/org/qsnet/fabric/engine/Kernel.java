@@ -33,10 +33,11 @@ import org.qsnet.fabric.QsnetException;
  *   queue empty or past the limit -> control returns to the driver
  * </pre>
  *
- * <p>Why one class of about 800 lines: the dispatch loop, the hand-off between process threads
- * and the driver's wait (with its stop requests: watchdog, interrupt) read and write the same few
- * fields (now, the current process, the turn flags, the stop flags) under a protocol that is only
- * correct as a whole; split, that protocol would be spread over classes that each see half of it.
+ * <p>Why one class of about 1,000 lines: the dispatch loop, the hand-off between process threads
+ * and the driver's wait (with its stop requests: watchdog, interrupt, the end of a run a failed
+ * process set) read and write the same few fields (now, the limit, the current process, the turn
+ * flags, the stop flags) under a protocol that is only correct as a whole; split, that protocol
+ * would be spread over classes that each see half of it.
  * The reserved events' catch-up ({@link Origin#catchUp()}) belongs to the same protocol: it runs at
  * fixed points of that loop (before an origin schedules, at the end of every run) and decides by
  * the event being dispatched or the process's clock what orders before what runs now.
