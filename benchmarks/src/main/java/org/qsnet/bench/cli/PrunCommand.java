@@ -35,7 +35,9 @@ import picocli.CommandLine.Parameters;
         + "main(String[]) (or ElanMain) as a simulated process with its own capability and RMS_* environment.",
         "A rank is a process: each rank loads the program's classes (from CLASSPATH) in a class loader of its own, "
         + "so static fields (a port's C globals) belong to one rank; the emulator's library is shared.",
-        "Every argument after MAIN-CLASS is the program's, options included."})
+        "Every argument after MAIN-CLASS is the program's, options included.",
+        "A rank that throws ends the job 1 us of simulated time later (as prun ends a job when a process dies): the ranks "
+        + "still running or blocked are killed and where each was is printed; exit status 1."})
 public final class PrunCommand implements Callable<Integer>
 {
     @Option(names = "-n", required = true, description = "Number of processes.")
