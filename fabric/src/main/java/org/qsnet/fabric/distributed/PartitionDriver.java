@@ -91,8 +91,11 @@ public final class PartitionDriver
         this.peerWindow = new long[count];
     }
 
-    /** Whether this partition found the job deadlocked (every partition finds it at the same window). */
-    private boolean deadlocked;
+    /**
+     * Whether the run failed in every partition alike (a deadlock, or the end after a failed
+     * process, found by every partition at the same window): no partition need tell the others.
+     */
+    private boolean endedAlike;
     /** The end of a failed run (and the failed process) every partition knows of ({@link Long#MAX_VALUE}: none). */
     private long announcedFailureEndNs = Long.MAX_VALUE;
     private String announcedFailureName;
@@ -126,7 +129,7 @@ public final class PartitionDriver
         }
         catch (final RuntimeException | Error e)
         {
-            if (!deadlocked)
+            if (!endedAlike)
             {
                 // a deadlock is found by every partition at the same window, each naming its own
                 // processes; an abort would race with the others' last frames and hide them
@@ -207,7 +210,7 @@ public final class PartitionDriver
             final boolean left = !allAgree(!kernel.anyProcessLeft());
             if (left || t != Long.MAX_VALUE)
             {
-                deadlocked = left;
+                endedAlike = left;
                 return kernel.endFailedRun(left);
             }
         }
@@ -225,7 +228,7 @@ public final class PartitionDriver
             {
                 final RunReport r = kernel.snapshot();
                 kernel.shutdown();
-                deadlocked = true;
+                endedAlike = true;
                 throw new SimulationException("deadlock at " + kernel.nowNs() + " ns: no partition of the job has an event"
                     + " pending and processes are blocked\n in partition " + self + ":" + sb, null, r);
             }

@@ -82,7 +82,7 @@ public final class Kernel
     /** When the run ends because a process failed ({@link Long#MAX_VALUE}: no failure yet). */
     private long failureEndNs = Long.MAX_VALUE;
     /** Which process failed first and how (for the message of the run's end). */
-    private String failureText;
+    private String failureName;
     private Throwable failureCause;
 
     /**
@@ -718,12 +718,16 @@ public final class Kernel
      */
     public void endRunForFailure(final long endNs, final String who, final Throwable failure)
     {
+        if (endNs < nowNs)
+        {
+            QsnetException.require(false, "endNs", endNs, "must not be before now (" + nowNs + " ns)");
+        }
         // the earliest end, and between failures at one instant the first name: any partitioning
         // learns them in its own order and must pick the same
-        if (endNs < failureEndNs || endNs == failureEndNs && who.compareTo(failureText) < 0)
+        if (endNs < failureEndNs || endNs == failureEndNs && who.compareTo(failureName) < 0)
         {
             failureEndNs = endNs;
-            failureText = who;
+            failureName = who;
             failureCause = failure;
             limitNs = Math.min(limitNs, endNs);
         }
@@ -742,7 +746,7 @@ public final class Kernel
      */
     public String failureName()
     {
-        return failureText;
+        return failureName;
     }
 
     /**
@@ -798,7 +802,7 @@ public final class Kernel
             return r;
         }
         throw new SimulationException("the run was ended at " + failureEndNs + " ns, " + failureEndDelayNs + " ns after "
-            + failureText + " failed (a failed process ends its job, as prun ends one when a process dies): the processes"
+            + failureName + " failed (a failed process ends its job, as prun ends one when a process dies): the processes"
             + " still running or blocked were killed", failureCause, r);
     }
 
