@@ -62,9 +62,10 @@ import org.qsnet.fabric.transport.Transport;
 public final class Prun
 {
     /**
-     * Simulated time from a rank's failure to the end of its run (1 µs). RMS needs longer to kill a
-     * job; what matters is that the end is one instant every partition of a distributed run can
-     * agree on, which needs at least the lookahead (tens of ns).
+     * Simulated time from a rank's failure to the end of its run (1 µs; a profile whose node link's
+     * wire is longer takes that). RMS needs longer to kill a job; what matters is that the end is
+     * one instant every partition of a distributed run can agree on, which needs at least the
+     * lookahead (tens of ns).
      */
     public static final long FAILURE_END_DELAY_NS = 1_000;
 
@@ -131,7 +132,7 @@ public final class Prun
         {
             this.kernel = new Kernel(context);
             // a rank that throws ends the run, as prun ends a job when one of its processes dies
-            this.kernel.endRunWhenAProcessFails(FAILURE_END_DELAY_NS);
+            this.kernel.endRunWhenAProcessFails(failureEndDelayNs(profile));
             this.machine = new Machine(kernel, profile);
             this.seed = seed;
             this.transport = null;
@@ -153,11 +154,20 @@ public final class Prun
         {
             Objects.requireNonNull(transport, "transport");
             this.kernel = new Kernel(context);
-            this.kernel.endRunWhenAProcessFails(FAILURE_END_DELAY_NS);
+            this.kernel.endRunWhenAProcessFails(failureEndDelayNs(profile));
             this.machine = new Machine(kernel, profile, new Partitioning(transport.partitionCount(),
                 transport.partition(), nodeCountOf(profile)));
             this.seed = seed;
             this.transport = transport;
+        }
+
+        /**
+         * {@link #FAILURE_END_DELAY_NS}, or a partitioned run's lookahead (the node link's wire) if
+         * a profile's is longer: the same in one JVM and in partitions, so the end is the same.
+         */
+        private static long failureEndDelayNs(final PlatformProfile profile)
+        {
+            return Math.max(FAILURE_END_DELAY_NS, profile.fabric().wireDelayNs());
         }
 
         private static int nodeCountOf(final PlatformProfile profile)

@@ -178,15 +178,24 @@ final class OneSided
         // refused before a slot is taken: a refused put leaves nothing behind
         final long dest = base.elanAddress("put destination", dst);
         final long directSource = len <= smallPutSize ? 0 : base.elanAddress("put source", src);
-        final Slot s = slot();
-        long source;
+        final byte[] b;
         if (len <= smallPutSize)
         {
             // the library copies a small put with the CPU (ELAN-API.md: "copied into an Elan
             // buffer, so the source is reusable at once"): its source need not be Elan-mapped, as
-            // GASNet's conduit relied on (GASNETC_ELAN_SMALLPUTSZ); the DMA reads the copy
-            final byte[] b = new byte[(int)len];
+            // GASNet's conduit relied on (GASNETC_ELAN_SMALLPUTSZ), only readable by the process
+            b = new byte[(int)len];
             ctx.raw().read(src, b, 0, b.length);
+        }
+        else
+        {
+            b = null;
+        }
+        final Slot s = slot();
+        long source;
+        if (len <= smallPutSize)
+        {
+            // the DMA reads the copy
             final byte[] padded = new byte[64];
             System.arraycopy(b, 0, padded, 0, b.length);
             // the copy into Elan memory: programmed I/O, one word at a time
@@ -219,12 +228,15 @@ final class OneSided
         base.live();
         base.checkVp("srcVp", srcVp);
         QsnetException.require(len >= 0, "len", len, "must be at least 0");
+        // refused before a slot is taken: a refused get leaves nothing behind
+        final long source = base.elanAddress("get source", src);
+        final long dest = base.elanAddress("get destination", dst);
         final Slot s = slot();
         final E3DmaMain d = new E3DmaMain();
         d.dma_type = Elan3.E3_DMA_TYPE(Elan3.DMA_BYTE, Elan3.DMA_READ, Elan3.DMA_NORMAL, retryCount);
         d.dma_size = len;
-        d.dma_source = base.elanAddress("get source", src);
-        d.dma_dest = base.elanAddress("get destination", dst);
+        d.dma_source = source;
+        d.dma_dest = dest;
         d.dma_destEvent = ctx.sdram2elan(s.event);
         d.dma_destCookieVProc = ctx.localCookie(vp, srcVp);
         d.dma_srcCookieVProc = ctx.remoteCookie(vp, srcVp);

@@ -187,32 +187,39 @@ public final class PartitionDriver
                 + " lookahead (" + lookahead + " ns): the partitions could not all end it at the same instant");
         }
         long t = exchange(kernel.nextEventTimeNs());
-        while (t != Long.MAX_VALUE && t <= Math.min(endNs, kernel.failureEndNs()))
+        while (true)
         {
-            if (watchdogNs > 0 && System.nanoTime() - started > watchdogNs) // wall-clock: safety net only
+            while (t != Long.MAX_VALUE && t <= Math.min(endNs, kernel.failureEndNs()))
             {
-                final RunReport r = kernel.snapshot();
-                kernel.shutdown();
-                throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more than "
-                    + watchdogNs / 1_000_000 + " ms of host time; simulated time " + kernel.nowNs() + " ns", null, r);
+                if (watchdogNs > 0 && System.nanoTime() - started > watchdogNs) // wall-clock: safety net only
+                {
+                    final RunReport r = kernel.snapshot();
+                    kernel.shutdown();
+                    throw new SimulationException("watchdog (a wall-clock safety net, not a result): the run took more"
+                        + " than " + watchdogNs / 1_000_000 + " ms of host time; simulated time " + kernel.nowNs() + " ns",
+                        null, r);
+                }
+                final long windowEnd = Math.min(Math.min(endNs, kernel.failureEndNs()), t + lookahead - 1);
+                kernel.advanceTo(windowEnd);
+                windows++;
+                final long bound = Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs());
+                t = exchange(bound);
             }
-            final long windowEnd = Math.min(Math.min(endNs, kernel.failureEndNs()), t + lookahead - 1);
-            kernel.advanceTo(windowEnd);
-            windows++;
-            final long bound = Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs());
-            t = exchange(bound);
-        }
-        final long failureEnd = kernel.failureEndNs();
-        if (failureEnd != Long.MAX_VALUE && failureEnd <= endNs)
-        {
-            // as in one JVM: the run ends at the failure's end unless it ended by itself first (no
-            // event pending anywhere, no process left anywhere); every partition decides alike
-            final boolean left = !allAgree(!kernel.anyProcessLeft());
-            if (left || t != Long.MAX_VALUE)
+            final long failureEnd = kernel.failureEndNs();
+            if (failureEnd == Long.MAX_VALUE || failureEnd > endNs)
             {
-                endedAlike = left;
-                return kernel.endFailedRun(left);
+                break;
             }
+            // as in one JVM: at the end of a failed run the processes left anywhere are killed; with
+            // none left the failure ends nothing and the run goes on. Every partition decides alike.
+            if (!allAgree(!kernel.anyProcessLeft()))
+            {
+                endedAlike = true;
+                kernel.endFailedRun();
+            }
+            kernel.clearFailureEnd();
+            announcedFailureEndNs = Long.MAX_VALUE;
+            announcedFailureName = null;
         }
         if (t == Long.MAX_VALUE)
         {

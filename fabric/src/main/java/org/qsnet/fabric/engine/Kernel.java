@@ -590,14 +590,16 @@ public final class Kernel
         }
         if (failureEndNs != Long.MAX_VALUE && failureEndNs <= endNs && !partitioned)
         {
-            // a failure ends the run unless it ended by itself first (before any deadlock: the job
-            // is over either way)
-            final boolean left = anyProcessLeft();
-            if (left || !queue.isEmpty())
+            // the end of a failed run is reached (before any deadlock: the job is over either way):
+            // the processes left are killed; with none left the failure ends nothing and the run
+            // goes on (acknowledgements still due)
+            if (anyProcessLeft())
             {
-                endFailedRun(left);
-                return;
+                endFailedRun();
             }
+            clearFailureEnd();
+            advanceTo(endNs);
+            return;
         }
         if (queue.isEmpty() && !partitioned)
         {
@@ -683,12 +685,12 @@ public final class Kernel
 
     /**
      * Makes a process that throws end the run, as {@code prun} ends a job when one of its processes
-     * dies: {@code delayNs} after the failure (the process's clock when it threw) the run stops,
-     * every process not yet ended is killed there, and {@link #runUntil(long)} throws a
-     * {@link SimulationException} whose cause is the failure and whose report shows where each
-     * process was. If every process has ended by then, nothing is killed: the run stops there and
-     * returns its report, which holds the failure. The delay lets a partitioned run agree on the
-     * instant (it must be at least the lookahead), so that the end is the same in any number of
+     * dies: {@code delayNs} after the failure (the process's clock when it threw), if any process
+     * has not ended, the run stops, those processes are killed there, and {@link #runUntil(long)}
+     * throws a {@link SimulationException} whose cause is the failure and whose report shows where
+     * each process was. If every process has ended by then, the failure ends nothing: the run goes
+     * on and its report holds the failure. The delay lets a partitioned run agree on the instant
+     * (it must be at least the lookahead), so that the end is the same in any number of
      * partitions. Not called: a failure ends only its own process.
      *
      * @param delayNs simulated time from the failure to the end of the run, at least 0.
@@ -782,25 +784,30 @@ public final class Kernel
     }
 
     /**
-     * Ends a run at {@link #failureEndNs()}, which it has reached: the clock stops there, the
-     * processes left are killed and, if any process was left (here or, for a partition, in any
-     * partition), the run fails naming the failure.
-     *
-     * @param killedAnywhere whether a process was left when the run ended (in a partitioned run,
-     *                       in any partition; otherwise {@link #anyProcessLeft()}).
-     * @return the report, when no process was left.
+     * Forgets the failure whose end was reached with no process left (it ended nothing): a later
+     * failure sets its own end. Every partition of a run calls it at the same window.
      */
-    public RunReport endFailedRun(final boolean killedAnywhere)
+    public void clearFailureEnd()
+    {
+        failureEndNs = Long.MAX_VALUE;
+        failureName = null;
+        failureCause = null;
+    }
+
+    /**
+     * Ends a run at {@link #failureEndNs()}, which it has reached with processes left (here or, for
+     * a partition, in any partition): the clock stops there, the processes left are killed and the
+     * run fails naming the failure.
+     *
+     * @throws SimulationException always: the run's end, with where each process was.
+     */
+    public void endFailedRun()
     {
         nowNs = Math.max(nowNs, failureEndNs);
         // the report before the kill: it shows each process where the end found it
         final RunReport r = snapshot();
         finished = true;
         killAll();
-        if (!killedAnywhere)
-        {
-            return r;
-        }
         throw new SimulationException("the run was ended at " + failureEndNs + " ns, " + failureEndDelayNs + " ns after "
             + failureName + " failed (a failed process ends its job, as prun ends one when a process dies): the processes"
             + " still running or blocked were killed", failureCause, r);
