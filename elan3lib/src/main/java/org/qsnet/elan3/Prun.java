@@ -45,8 +45,9 @@ import org.qsnet.fabric.transport.Transport;
  * <p>A rank that throws ends the run, as {@code prun} ends a job when one of its processes dies:
  * {@link #FAILURE_END_DELAY_NS} of simulated time after the failure, every rank still running or
  * blocked (in any job of the session) is killed, and the run fails. A rank spinning on a peer that
- * failed therefore ends too. If everything has ended by then, the run returns its report, which
- * holds the failure ({@link RunReport#throwIfFailed()}).
+ * failed therefore ends too. If every rank has ended by then, the failure ends nothing: the run
+ * goes on to its last event and returns its report, which holds the failure
+ * ({@link RunReport#throwIfFailed()}).
  *
  * <p>Failures are never hidden: when a rank throws, or a limit ({@link Session#run(long)}, the
  * wall-clock safety net of the {@link KernelContext}) ends a job, or the ranks deadlock, the run
