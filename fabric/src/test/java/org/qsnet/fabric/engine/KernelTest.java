@@ -363,6 +363,12 @@ class KernelTest
         assertEquals(3_000, r.endNs());
         assertEquals(ProcessState.DONE, r.outcomes().get(1).state());
         assertEquals(ProcessState.FAILED, r.outcomes().get(0).state());
+        // the failure that ended nothing does not outlive its run: a later process runs on (a
+        // review found it killed at the old end)
+        k.spawn(102, "later", self -> self.advance(5_000));
+        final RunReport again = k.run();
+        assertEquals(ProcessState.DONE, again.outcomes().get(2).state());
+        assertEquals(8_000, again.endNs());
         assertThrows(QsnetException.class, () -> k.endRunWhenAProcessFails(-1));
     }
 
