@@ -421,13 +421,20 @@ public final class Prun
             String headline = message.lines().findFirst().orElse("");
             headline = headline.endsWith(":") ? headline.substring(0, headline.length() - 1) : headline;
             final StringBuilder sb = new StringBuilder();
+            // the cause is the earliest failure (between failures at one instant, the earlier rank's):
+            // the one a failed run's end names
             Throwable first = null;
+            long firstAt = Long.MAX_VALUE;
             for (final RunReport.Outcome o : r.outcomes())
             {
                 if (o.state() == ProcessState.FAILED)
                 {
                     sb.append(o.name()).append(" failed: ").append(o.failure()).append("; then ");
-                    first = first == null ? o.failure() : first;
+                    if (o.finishedAtNs() < firstAt)
+                    {
+                        first = o.failure();
+                        firstAt = o.finishedAtNs();
+                    }
                 }
             }
             sb.append(headline).append("; where each rank is:\n").append(whereEachRankIs(r));

@@ -89,6 +89,42 @@ class FailedRunEndTest
         assertTrue(one.contains("job 0 rank 3: FAILED"), one);
     }
 
+    /** Ranks 2 and 10 fail at the same instant (their names sort the other way round); the others spin. */
+    private static void twoFailuresOutOfNameOrder(final ElanProcess p, final String[] a)
+    {
+        final int r = p.rank();
+        if (r == 2 || r == 10)
+        {
+            p.sim().advance(500);
+            throw new IllegalStateException("boom " + r);
+        }
+        while (true)
+        {
+            p.sim().advance(7);
+        }
+    }
+
+    @Test
+    void failuresAtOneInstantEndTheRunForTheEarlierRankAsTheCauseSays()
+    {
+        // before: the end named the lower name ("job 0 rank 10" sorts before "job 0 rank 2") while
+        // the exception's cause was rank 2's
+        final Prun.Options o = new Prun.Options(12, 12, false, 0, Map.of());
+        final org.qsnet.fabric.engine.SimulationException one = org.junit.jupiter.api.Assertions.assertThrows(
+            org.qsnet.fabric.engine.SimulationException.class,
+            () -> Prun.run(PlatformProfile.pentium3He(), o, FailedRunEndTest::twoFailuresOutOfNameOrder));
+        assertTrue(one.getMessage().contains("1000 ns after job 0 rank 2 failed"), one.getMessage());
+        assertEquals("boom 2", one.getCause().getMessage());
+        // both at one instant: the choice is the tie's
+        final RunReport r = one.report();
+        assertEquals(ProcessState.FAILED, r.outcomes().get(2).state());
+        assertEquals(r.outcomes().get(2).finishedAtNs(), r.outcomes().get(10).finishedAtNs());
+        final org.qsnet.fabric.engine.SimulationException two = org.junit.jupiter.api.Assertions.assertThrows(
+            org.qsnet.fabric.engine.SimulationException.class, () -> Prun.runPartitioned(PlatformProfile.pentium3He(), 2,
+                s -> s.launch(o, FailedRunEndTest::twoFailuresOutOfNameOrder)));
+        assertEquals(one.getMessage(), two.getMessage());
+    }
+
     /** Rank 1 fails at 500 ns; the others spin. */
     private static void oneFailure(final ElanProcess p, final String[] a)
     {

@@ -46,7 +46,7 @@ public final class PartitionDriver
     public static final int TYPE_ABORT = FrameDescriptor.MIN_APPLICATION_TYPE + 2;
     /**
      * Frame type: a process of the sending partition failed, which ends the run; time = when the
-     * run ends ({@link Kernel#endRunForFailure}), payload = the process's name, a newline and its
+     * run ends ({@link Kernel#endRunForFailure}), key = the process's origin id, payload = its name, a newline and its
      * failure (UTF-8). Sent before the WINDOW frame of the window in which it failed.
      */
     public static final int TYPE_FAILURE = FrameDescriptor.MIN_APPLICATION_TYPE + 5;
@@ -98,7 +98,7 @@ public final class PartitionDriver
     private boolean endedAlike;
     /** The end of a failed run (and the failed process) every partition knows of ({@link Long#MAX_VALUE}: none). */
     private long announcedFailureEndNs = Long.MAX_VALUE;
-    private String announcedFailureName;
+    private int announcedFailureOrigin = Integer.MAX_VALUE;
 
     /**
      * @return windows run so far.
@@ -219,7 +219,7 @@ public final class PartitionDriver
             }
             kernel.clearFailureEnd();
             announcedFailureEndNs = Long.MAX_VALUE;
-            announcedFailureName = null;
+            announcedFailureOrigin = Integer.MAX_VALUE;
         }
         if (t == Long.MAX_VALUE)
         {
@@ -259,11 +259,11 @@ public final class PartitionDriver
         final int total = out.limit();
         final long failureEnd = kernel.failureEndNs();
         ByteBuffer failure = null;
-        if (failureEnd != announcedFailureEndNs || !java.util.Objects.equals(kernel.failureName(), announcedFailureName))
+        if (failureEnd != announcedFailureEndNs || kernel.failureOrigin() != announcedFailureOrigin)
         {
             // a process of this partition failed in the window: every partition ends the run then
             announcedFailureEndNs = failureEnd;
-            announcedFailureName = kernel.failureName();
+            announcedFailureOrigin = kernel.failureOrigin();
             final byte[] b = (kernel.failureName() + "\n" + kernel.failureCause())
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
             failure = ByteBuffer.wrap(b, 0, Math.min(b.length, Math.min(max, 4096)));
@@ -276,7 +276,7 @@ public final class PartitionDriver
             }
             if (failure != null)
             {
-                sendPolling(peer, TYPE_FAILURE, failureEnd, failure.duplicate());
+                sendPolling(peer, TYPE_FAILURE, failureEnd, kernel.failureOrigin(), failure.duplicate());
             }
             // the window's events ride in its WINDOW frame; only what exceeds one frame goes before it
             int from = 0;
@@ -521,11 +521,11 @@ public final class PartitionDriver
             final String text = new String(b, java.nio.charset.StandardCharsets.UTF_8);
             final int nl = text.indexOf('\n');
             final String who = nl < 0 ? text : text.substring(0, nl);
-            kernel.endRunForFailure(timeNs, who, new SimulationException(who + " (in partition " + peer + ") failed: "
+            kernel.endRunForFailure(timeNs, (int)key, who, new SimulationException(who + " (in partition " + peer + ") failed: "
                 + (nl < 0 ? "" : text.substring(nl + 1)), null));
             // what every partition has learnt in this window: the winner is not announced again
             announcedFailureEndNs = kernel.failureEndNs();
-            announcedFailureName = kernel.failureName();
+            announcedFailureOrigin = kernel.failureOrigin();
         }
         else if (type == TYPE_ABORT)
         {
@@ -542,8 +542,13 @@ public final class PartitionDriver
 
     private void sendPolling(final int peer, final int type, final long timeNs, final ByteBuffer payload)
     {
+        sendPolling(peer, type, timeNs, 0, payload);
+    }
+
+    private void sendPolling(final int peer, final int type, final long timeNs, final long key, final ByteBuffer payload)
+    {
         // poll while the path is full: the peer may be sending to this partition at the same time
-        while (!transport.offer(peer, type, timeNs, 0, payload))
+        while (!transport.offer(peer, type, timeNs, key, payload))
         {
             transport.poll(handler, 64);
             Thread.onSpinWait();

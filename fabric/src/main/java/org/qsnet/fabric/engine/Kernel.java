@@ -83,6 +83,8 @@ public final class Kernel
     private long failureEndNs = Long.MAX_VALUE;
     /** Which process failed first and how (for the message of the run's end). */
     private String failureName;
+    /** That process's origin id (between failures at one instant, the lower ends the run). */
+    private int failureOrigin = Integer.MAX_VALUE;
     private Throwable failureCause;
 
     /**
@@ -706,33 +708,43 @@ public final class Kernel
     {
         if (failureEndDelayNs >= 0)
         {
-            endRunForFailure(p.finishedAtNs() + failureEndDelayNs, p.name(), p.failure());
+            endRunForFailure(p.finishedAtNs() + failureEndDelayNs, p.origin().id(), p.name(), p.failure());
         }
     }
 
     /**
      * Ends the run at {@code endNs} for a failed process (here or, in a partitioned run, in
-     * another partition); the earliest end wins.
+     * another partition); the earliest end wins, and between failures at one instant the process
+     * of the lower origin id (the earlier rank): any partitioning learns them in its own order and
+     * picks the same.
      *
      * @param endNs   when the run ends, not before now.
-     * @param who     the failed process's name.
+     * @param origin  the failed process's origin id.
+     * @param who     its name.
      * @param failure what it threw (its text is used when it comes from another partition).
      */
-    public void endRunForFailure(final long endNs, final String who, final Throwable failure)
+    public void endRunForFailure(final long endNs, final int origin, final String who, final Throwable failure)
     {
         if (endNs < nowNs)
         {
             QsnetException.require(false, "endNs", endNs, "must not be before now (" + nowNs + " ns)");
         }
-        // the earliest end, and between failures at one instant the first name: any partitioning
-        // learns them in its own order and must pick the same
-        if (endNs < failureEndNs || endNs == failureEndNs && who.compareTo(failureName) < 0)
+        if (endNs < failureEndNs || endNs == failureEndNs && origin < failureOrigin)
         {
             failureEndNs = endNs;
+            failureOrigin = origin;
             failureName = who;
             failureCause = failure;
             limitNs = Math.min(limitNs, endNs);
         }
+    }
+
+    /**
+     * @return the origin id of the failed process that ends the run, or {@link Integer#MAX_VALUE}.
+     */
+    public int failureOrigin()
+    {
+        return failureOrigin;
     }
 
     /**
@@ -790,6 +802,7 @@ public final class Kernel
     public void clearFailureEnd()
     {
         failureEndNs = Long.MAX_VALUE;
+        failureOrigin = Integer.MAX_VALUE;
         failureName = null;
         failureCause = null;
     }
