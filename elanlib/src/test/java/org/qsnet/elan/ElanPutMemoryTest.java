@@ -80,13 +80,14 @@ class ElanPutMemoryTest
                     {
                         base.ctx().write(from + i, new byte[] {(byte)(7 * me + n + i)}, 0, 1);
                     }
-                    base.put(from, to, n, 1 - me).waitEvent(base.waitType());
+                    // through the C facade, as GASNet's conduit called it
+                    Elanlib.elan_wait(Elanlib.elan_put(base, from, to, n, 1 - me), base.waitType());
                     to += n;
                 }
                 else
                 {
                     final long f = from;
-                    refused.add(assertThrows(QsnetException.class, () -> base.put(f, heap, n, 1 - me)).getMessage());
+                    refused.add(assertThrows(QsnetException.class, () -> Elanlib.elan_put(base, f, heap, n, 1 - me)).getMessage());
                 }
                 from += n;
             }
