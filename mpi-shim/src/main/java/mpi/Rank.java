@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.qsnet.elan.ElanBase;
 import org.qsnet.elan3.ElanProcess;
+import org.qsnet.fabric.engine.ProcessLocal;
 import org.qsnet.fabric.machine.PlatformProfile;
 import org.qsnet.tports.Tport;
 
@@ -38,7 +39,7 @@ import org.qsnet.tports.Tport;
  */
 final class Rank
 {
-    private static final ThreadLocal<Rank> CURRENT = new ThreadLocal<>();
+    private static final ProcessLocal<Rank> CURRENT = new ProcessLocal<>();
     /** Bytes of the collective buffer (the Elanlib staging limit of one collective). */
     static final int COLL_BYTES = 64 * 1024;
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.qsnet.fabric.QsnetException;
+import org.qsnet.fabric.engine.ProcessLocal;
 import org.qsnet.fabric.engine.SimProcess;
 import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.machine.Machine;
@@ -19,7 +20,7 @@ import org.qsnet.fabric.memory.SparseMemory;
  */
 public final class ElanProcess
 {
-    private static final ThreadLocal<ElanProcess> CURRENT = new ThreadLocal<>();
+    private static final ProcessLocal<ElanProcess> CURRENT = new ProcessLocal<>();
 
     private final Machine machine;
     private final SimProcess sim;
@@ -64,14 +65,7 @@ public final class ElanProcess
 
     static void bind(final ElanProcess p)
     {
-        if (p == null)
-        {
-            CURRENT.remove();
-        }
-        else
-        {
-            CURRENT.set(p);
-        }
+        CURRENT.set(p);
     }
 
     /**

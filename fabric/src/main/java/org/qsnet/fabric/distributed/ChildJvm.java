@@ -17,7 +17,8 @@ public final class ChildJvm
     /**
      * @param allFlags  true: every flag this JVM was started with; false: only the module and
      *                  option flags the project itself sets ({@code --add-opens} and the like,
-     *                  {@code -XX:+IgnoreUnrecognizedVMOptions}, {@code -Djdk.*}), leaving out
+     *                  {@code -XX:+IgnoreUnrecognizedVMOptions}, {@code -Djdk.*}, the processes'
+     *                  carrier {@code -Dqsnet.carrier}), leaving out
      *                  what a test runner adds (agents, its own properties).
      * @param mainClass the class whose {@code main} the child runs.
      * @param args      its arguments.
@@ -29,7 +30,8 @@ public final class ChildJvm
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
         for (final String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
-            if (allFlags || a.startsWith("--") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk."))
+            if (allFlags || a.startsWith("--") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk.")
+                || a.startsWith("-Dqsnet.carrier="))
             {
                 cmd.add(a);
             }

@@ -16,20 +16,23 @@ import org.qsnet.fabric.QsnetException;
  * <p>Events are totally ordered by {@code (timeNs, origin id, origin sequence)}; the key never
  * depends on insertion order across entities, so a run is deterministic bit for bit.
  *
- * <p>Simulated processes ({@link SimProcess}) run user code on virtual threads under strict
- * hand-off: at any instant exactly one thread runs, either the driver (the thread that called
- * {@link #run()} or {@link #runUntil(long)}) or one process. The kernel has no thread of its
- * own: whichever thread gives up control processes the due events itself until an event
- * resumes a process, then hands control straight to that process. A process that resumes
- * itself (the common case of {@link SimProcess#advance(long)}) therefore costs no thread
- * switch at all, and a switch between two processes costs one park/unpark, not two.
+ * <p>Simulated processes ({@link SimProcess}) run user code under strict hand-off: at any instant
+ * exactly one runs, either the driver (the thread that called {@link #run()} or
+ * {@link #runUntil(long)}) or one process. The kernel has no thread of its own: whichever process
+ * gives up control processes the due events itself until an event resumes a process, then hands
+ * control straight to that process. A process that resumes itself (the common case of
+ * {@link SimProcess#advance(long)}) therefore costs no switch at all. Processes are continuations
+ * run one after the other by the kernel's {@link CarrierThread} (a switch between two is a yield
+ * to the carrier's loop and a resume, about 95 ns on the reference host), or, when the JVM does
+ * not export {@code jdk.internal.vm}, virtual threads (one park/unpark, about 175 ns).
  *
  * <pre>
  *   driver --run()--> dispatch events --Resume(P)--> P runs user code
  *   P.advance(d): no event before now+d?  yes: clock += d (fast path, no hand-off)
  *                                          no:  schedule Resume(P) at now+d, dispatch events
- *                                               on P's own thread until a Resume pops:
- *                                               Resume(P) -> continue; Resume(Q) -> unpark Q, park P
+ *                                               in P's own code until a Resume pops:
+ *                                               Resume(P) -> continue; Resume(Q) -> P yields to the
+ *                                               carrier, which runs Q (virtual threads: unpark Q, park P)
  *   queue empty or past the limit -> control returns to the driver
  * </pre>
  *
@@ -69,6 +72,15 @@ public final class Kernel
     private boolean dispatching;
 
     SimProcess current;
+    /** The process a carrier runs next (set by the process that yields), null for the driver. */
+    private SimProcess segmentNext;
+    /** The carrier running this kernel's processes now, or null. */
+    private volatile CarrierThread activeCarrier;
+    /** The carrier this kernel keeps between segments (its suspended processes resume only there), or null. */
+    private CarrierThread carrier;
+    /** Processes whose continuation started and has not ended (they pin {@link #carrier}). */
+    int liveContinuations;
+    private java.lang.ref.WeakReference<Kernel> weakSelf;
     private Thread driver;
     private volatile boolean driverTurn;
     private volatile boolean stopRequested;
@@ -557,7 +569,15 @@ public final class Kernel
         if (next != null)
         {
             driverTurn = false;
-            transferTo(next);
+            if (Continuations.ENABLED)
+            {
+                current = next;
+                (carrier != null ? carrier : CarrierThread.claim()).runSegment(this, next);
+            }
+            else
+            {
+                transferTo(next);
+            }
             awaitDriverTurn();
         }
         if (stopRequested)
@@ -993,6 +1013,11 @@ public final class Kernel
      */
     void handOff(final SimProcess me)
     {
+        if (Continuations.ENABLED)
+        {
+            handOffOnCarrier(me);
+            return;
+        }
         final SimProcess next = dispatch();
         if (next == me)
         {
@@ -1003,6 +1028,121 @@ public final class Kernel
         transferTo(next);
         me.awaitTurn();
         current = me;
+    }
+
+    /**
+     * {@link #handOff} for a process that runs as a continuation: the kernel's work on the
+     * carrier, then a yield to {@link #carrierLoop}, which runs the next process on the same thread.
+     */
+    private void handOffOnCarrier(final SimProcess me)
+    {
+        me.throwIfKilled();
+        final SimProcess next = dispatch();
+        if (next == me)
+        {
+            current = me;
+            return;
+        }
+        segmentNext = next;
+        try
+        {
+            Continuations.yieldNow();
+        }
+        catch (final IllegalStateException pinned)
+        {
+            // the next process's resumption is taken: the run cannot go on
+            final SimulationException e = new SimulationException("process " + me.name() + " gave control to the kernel"
+                + " where the JVM cannot suspend it (" + pinned.getMessage() + "): in a class's static initialiser, under"
+                + " a native frame, or (JDK 21-23) inside a synchronized block. Call the library outside these (on"
+                + " virtual threads, -Dqsnet.carrier=virtual, such a process would hang the run instead)", pinned);
+            if (abortCause == null)
+            {
+                abortCause = e;
+            }
+            segmentNext = null;
+            throw e;
+        }
+        me.throwIfKilled();
+        current = me;
+    }
+
+    /**
+     * What a process's code does last: the kernel's work until another process must run (or the
+     * driver), then the process's thread or continuation ends.
+     */
+    void processEnded()
+    {
+        if (Continuations.ENABLED)
+        {
+            segmentNext = dispatch();
+        }
+        else
+        {
+            transferTo(dispatch());
+        }
+    }
+
+    /**
+     * The loop of a {@link CarrierThread}: runs processes one after the other, each until it hands
+     * off or ends, for as long as a process is due; then gives the driver its turn.
+     */
+    void carrierLoop(final CarrierThread carrier, final SimProcess first)
+    {
+        activeCarrier = carrier;
+        try
+        {
+            SimProcess p = first;
+            while (p != null)
+            {
+                current = p;
+                carrier.mounted = p;
+                if (carrier.getContextClassLoader() != p.contextClassLoader)
+                {
+                    carrier.setContextClassLoader(p.contextClassLoader);
+                }
+                segmentNext = null;
+                p.runOnCarrier();
+                p.contextClassLoader = carrier.getContextClassLoader();
+                p = segmentNext;
+            }
+        }
+        catch (final Throwable t)
+        {
+            if (abortCause == null)
+            {
+                abortCause = new SimulationException("the carrier of the simulated processes failed: " + t, t);
+            }
+        }
+        finally
+        {
+            carrier.mounted = null;
+            activeCarrier = null;
+            current = null;
+            // a suspended process resumes only on the thread it was suspended on
+            if (liveContinuations > 0)
+            {
+                if (weakSelf == null)
+                {
+                    weakSelf = new java.lang.ref.WeakReference<>(this);
+                }
+                carrier.keptBy = weakSelf;
+                this.carrier = carrier;
+            }
+            else
+            {
+                carrier.keptBy = null;
+                this.carrier = null;
+            }
+            driverTurn = true;
+            LockSupport.unpark(driver);
+        }
+    }
+
+    /** The carrier that runs {@code p} now, or null when it is suspended (or not a continuation). */
+    CarrierThread carrierOf(final SimProcess p)
+    {
+        final CarrierThread c = activeCarrier;
+        return c != null && c.mounted == p ? c : null;
     }
 
     /** A 64-bit mix of an event key (SplitMix64 finaliser over its three fields). */
@@ -1037,9 +1177,37 @@ public final class Kernel
 
     private void killAll()
     {
+        List<SimProcess> unwind = null;
         for (final SimProcess p : processes)
         {
+            final boolean suspended = p.suspendedOnCarrier() && carrierOf(p) == null && !p.state().isTerminal();
             p.kill();
+            if (suspended)
+            {
+                if (unwind == null)
+                {
+                    unwind = new ArrayList<>();
+                }
+                unwind.add(p);
+            }
+        }
+        final CarrierThread kept = carrier;
+        if (unwind != null && kept != null && activeCarrier == null)
+        {
+            // as a killed virtual thread does: each suspended process unwinds (its finally blocks
+            // run) after the run has ended, on the thread it was suspended on
+            final List<SimProcess> killed = unwind;
+            carrier = null;
+            kept.runTask(() ->
+            {
+                for (final SimProcess p : killed)
+                {
+                    kept.mounted = p;
+                    p.runOnCarrier();
+                }
+                kept.mounted = null;
+                kept.keptBy = null;
+            });
         }
     }
 }

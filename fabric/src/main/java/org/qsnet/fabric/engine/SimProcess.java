@@ -12,7 +12,12 @@ import java.util.concurrent.locks.LockSupport;
 import org.qsnet.fabric.QsnetException;
 
 /**
- * A simulated process: user code on its own virtual thread, with its own simulated clock.
+ * A simulated process: user code with its own stack and its own simulated clock, run as a
+ * continuation on its kernel's carrier thread ({@link Continuations}, the default with the
+ * project's JVM flags) or on a virtual thread of its own ({@code -Dqsnet.carrier=virtual}, or when
+ * the JVM does not export {@code jdk.internal.vm}). Either way exactly one process or the driver
+ * runs at a time, a process keeps one thread identity for its whole life, and per-process state
+ * belongs in a {@link ProcessLocal} (processes on continuations share their carrier's thread).
  *
  * <p>The clock advances only inside library calls, through the primitives here: {@link #advance},
  * {@link #poll}, {@link #await} and {@link #compute}. Each first lets the kernel process every
@@ -45,6 +50,8 @@ public final class SimProcess
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The process a virtual thread runs (continuations are found through their carrier instead). */
+    private static final ThreadLocal<SimProcess> ON_VIRTUAL_THREAD = new ThreadLocal<>();
 
     /*
      * The turn flag and the state are read by other threads, but each hand-off is a release
@@ -73,7 +80,12 @@ public final class SimProcess
     private final Origin origin;
     private final ProcessBody body;
     final Resume resume = new Resume(this);
+    /** The process's virtual thread, or null when it runs as a continuation on a {@link CarrierThread}. */
     private final Thread thread;
+    /** The process's continuation ({@link Continuations}), or null on a virtual thread. */
+    private Object continuation;
+    /** The context class loader of the process's code (a carrier swaps it in and out with the process). */
+    ClassLoader contextClassLoader;
 
     long clockNs;
     private volatile boolean turn;
@@ -98,23 +110,89 @@ public final class SimProcess
         this.kernel = kernel;
         this.origin = origin;
         this.body = body;
-        this.thread = Thread.ofVirtual().name("sim-" + origin.name()).unstarted(this::main);
+        this.thread = Continuations.ENABLED ? null : Thread.ofVirtual().name("sim-" + origin.name()).unstarted(this::main);
+        this.contextClassLoader = Thread.currentThread().getContextClassLoader();
+    }
+
+    /**
+     * The process whose code (or whose kernel work) runs on the calling thread: what a library
+     * finds its per-process state through, where C code had globals of its own per process.
+     *
+     * @return the process, or null on a thread that runs none (the driver, a test's thread).
+     */
+    public static SimProcess current()
+    {
+        return Thread.currentThread() instanceof CarrierThread c ? c.mounted : ON_VIRTUAL_THREAD.get();
+    }
+
+    /**
+     * @return whether processes run as continuations on carrier threads (the fast hand-off) rather
+     *         than on virtual threads of their own; see the README's "Processes and threads".
+     */
+    public static boolean runsOnContinuations()
+    {
+        return Continuations.ENABLED;
+    }
+
+    /** The {@link ProcessLocal} values, by slot; null until the first is set. */
+    private Object[] locals;
+
+    Object local(final int slot)
+    {
+        final Object[] l = locals;
+        return l != null && slot < l.length ? l[slot] : null;
+    }
+
+    void setLocal(final int slot, final Object value)
+    {
+        if (locals == null || slot >= locals.length)
+        {
+            locals = java.util.Arrays.copyOf(locals == null ? new Object[0] : locals, Math.max(slot + 1, 4));
+        }
+        locals[slot] = value;
     }
 
     void start()
     {
-        thread.start();
+        if (thread != null)
+        {
+            thread.start();
+        }
+        else
+        {
+            continuation = Continuations.create(this::main);
+        }
+    }
+
+    /** Runs the process on its carrier until it hands off or ends (continuations only). */
+    void runOnCarrier()
+    {
+        Continuations.run(continuation);
+    }
+
+    /** Whether the process's continuation started and did not end: it is suspended in a hand-off. */
+    boolean suspendedOnCarrier()
+    {
+        return continuation != null && state != ProcessState.NEW && !Continuations.isDone(continuation);
     }
 
     private void main()
     {
-        awaitTurnQuietly();
+        if (thread != null)
+        {
+            awaitTurnQuietly();
+            ON_VIRTUAL_THREAD.set(this);
+        }
         if (killed)
         {
             state = ProcessState.KILLED;
             return;
         }
         state = ProcessState.RUNNING;
+        if (thread == null)
+        {
+            kernel.liveContinuations++;
+        }
         try
         {
             body.run(this);
@@ -123,6 +201,10 @@ public final class SimProcess
         catch (final Killed k)
         {
             state = ProcessState.KILLED;
+            if (thread == null)
+            {
+                kernel.liveContinuations--;
+            }
             return;
         }
         catch (final Throwable t)
@@ -135,8 +217,12 @@ public final class SimProcess
         {
             kernel.processFailed(this);
         }
-        // This thread does the kernel's work until another thread must run, then ends.
-        kernel.transferTo(kernel.dispatch());
+        if (thread == null)
+        {
+            kernel.liveContinuations--;
+        }
+        // This thread does the kernel's work until another process must run, then ends.
+        kernel.processEnded();
     }
 
     /**
@@ -232,7 +318,20 @@ public final class SimProcess
      */
     public List<StackTraceElement> stackTrace()
     {
-        return state.isTerminal() ? List.of() : List.of(thread.getStackTrace());
+        if (state.isTerminal())
+        {
+            return List.of();
+        }
+        if (thread != null)
+        {
+            return List.of(thread.getStackTrace());
+        }
+        if (state == ProcessState.NEW)
+        {
+            return List.of();
+        }
+        final CarrierThread on = kernel.carrierOf(this);
+        return List.of(on != null ? on.getStackTrace() : Continuations.stackTrace(continuation));
     }
 
     /**
@@ -504,22 +603,35 @@ public final class SimProcess
 
     private void checkCaller()
     {
-        if (Thread.currentThread() != thread)
+        if (thread != null ? Thread.currentThread() != thread
+            : !(Thread.currentThread() instanceof CarrierThread c && c.mounted == this))
         {
             throw new QsnetException("process " + name() + " may be advanced only by its own code, not from thread "
-                + Thread.currentThread().getName());
+                + Thread.currentThread().getName() + (Thread.currentThread() instanceof CarrierThread c ? " running " + c.mounted : ""));
         }
     }
 
     void giveTurn()
     {
         TURN.setRelease(this, true);
-        LockSupport.unpark(thread);
+        if (thread != null)
+        {
+            LockSupport.unpark(thread);
+        }
     }
 
     void clearTurn()
     {
         TURN.setRelease(this, false);
+    }
+
+    /** On a carrier: unwinds a process the kernel killed, at its hand-off. */
+    void throwIfKilled()
+    {
+        if (killed)
+        {
+            throw new Killed();
+        }
     }
 
     void awaitTurn()
@@ -547,7 +659,10 @@ public final class SimProcess
             killed = true;
             state = ProcessState.KILLED;
             turn = true;
-            LockSupport.unpark(thread);
+            if (thread != null)
+            {
+                LockSupport.unpark(thread);
+            }
         }
     }
 

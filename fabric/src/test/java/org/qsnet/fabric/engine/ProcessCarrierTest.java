@@ -1,0 +1,197 @@
+package org.qsnet.fabric.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What a process may rely on whichever way the kernel carries it (continuations on a carrier
+ * thread, or virtual threads with {@code -Dqsnet.carrier=virtual}; the build runs this class both
+ * ways): its own thread identity for its whole life, its own process-local values and context
+ * class loader, the unwinding of a killed process.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ProcessCarrierTest
+{
+    @Test
+    void shouldCarryProcessesAsTheBuildsFlagsSay()
+    {
+        // the build's JVM flags export jdk.internal.vm: without it every hand-off is a virtual
+        // thread switch, about 60 % dearer, with nothing to say so but the benchmarks
+        assertEquals(!"virtual".equals(System.getProperty("qsnet.carrier")), SimProcess.runsOnContinuations(),
+            Continuations.WHY_NOT);
+    }
+
+    @Test
+    void shouldResumeAProcessOnTheThreadItWasSuspendedOnAcrossWindowsAndOtherRuns()
+    {
+        final Kernel k = new Kernel();
+        final List<Set<Thread>> seen = new ArrayList<>();
+        for (int i = 0; i < 3; i++)
+        {
+            final Set<Thread> mine = new HashSet<>();
+            seen.add(mine);
+            final long step = 7 + i;
+            k.spawn(i, "p" + i, self ->
+            {
+                for (int n = 0; n < 200; n++)
+                {
+                    mine.add(Thread.currentThread());
+                    self.advance(step);
+                }
+                mine.add(Thread.currentThread());
+            });
+        }
+        for (long end = 10; end < 3_000; end += 10)
+        {
+            k.runUntil(end);
+            // another kernel's run between two windows takes carriers from the pool meanwhile
+            final Kernel other = new Kernel();
+            other.spawn(0, "other", self -> self.advance(5));
+            other.run();
+        }
+        k.run();
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(1, seen.get(i).size(), "process p" + i + " ran on " + seen.get(i));
+            assertEquals(ProcessState.DONE, k.processes().get(i).state());
+        }
+    }
+
+    @Test
+    void shouldKeepEachProcessItsOwnProcessLocalValueAndCurrentProcess()
+    {
+        final ProcessLocal<String> name = new ProcessLocal<>();
+        final Kernel k = new Kernel();
+        final List<String> errors = new ArrayList<>();
+        for (int i = 0; i < 4; i++)
+        {
+            final String mine = "rank " + i;
+            k.spawn(i, mine, self ->
+            {
+                name.set(mine);
+                for (int n = 0; n < 50; n++)
+                {
+                    self.advance(3);
+                    if (!mine.equals(name.get()) || SimProcess.current() != self)
+                    {
+                        errors.add(mine + " saw " + name.get() + " and " + SimProcess.current());
+                    }
+                }
+            });
+        }
+        k.run();
+        assertEquals(List.of(), errors);
+        assertNull(name.get(), "the driver's thread runs no process");
+        assertNull(SimProcess.current());
+    }
+
+    @Test
+    void shouldKeepEachProcessItsOwnContextClassLoader() throws Exception
+    {
+        final ClassLoader driverLoader = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader own = new URLClassLoader(new URL[0], driverLoader))
+        {
+            final Kernel k = new Kernel();
+            final List<ClassLoader> seenByA = new ArrayList<>();
+            final List<ClassLoader> seenByB = new ArrayList<>();
+            k.spawn(0, "a", self ->
+            {
+                Thread.currentThread().setContextClassLoader(own);
+                for (int n = 0; n < 5; n++)
+                {
+                    self.advance(2);
+                    seenByA.add(Thread.currentThread().getContextClassLoader());
+                }
+            });
+            k.spawn(1, "b", self ->
+            {
+                for (int n = 0; n < 5; n++)
+                {
+                    self.advance(2);
+                    seenByB.add(Thread.currentThread().getContextClassLoader());
+                }
+            });
+            k.run();
+            assertEquals(List.of(own, own, own, own, own), seenByA);
+            assertEquals(List.of(driverLoader, driverLoader, driverLoader, driverLoader, driverLoader), seenByB);
+            assertSame(driverLoader, Thread.currentThread().getContextClassLoader());
+        }
+    }
+
+    @Test
+    void shouldUnwindAProcessKilledWhileSuspended() throws Exception
+    {
+        final Kernel k = new Kernel();
+        final AtomicBoolean finallyRan = new AtomicBoolean();
+        final Signal never = new Signal("never");
+        k.spawn(0, "stuck", self ->
+        {
+            try
+            {
+                self.await(never, "a signal nobody fires");
+            }
+            finally
+            {
+                finallyRan.set(true);
+            }
+        });
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertTrue(e.getMessage().contains("deadlock"), e.getMessage());
+        assertEquals(ProcessState.KILLED, k.processes().get(0).state());
+        // the unwinding runs on the process's own thread after the run ended, as a killed thread's would
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!finallyRan.get() && System.nanoTime() < deadline)
+        {
+            Thread.sleep(1);
+        }
+        assertTrue(finallyRan.get(), "the killed process's finally block ran");
+    }
+
+    /** The process {@link HandsOffInItsInitialiser} advances (set before that class is first used). */
+    static SimProcess initialising;
+
+    /** A class whose initialiser hands off: the JVM cannot suspend a continuation there. */
+    static final class HandsOffInItsInitialiser
+    {
+        static final long CLOCK;
+
+        static
+        {
+            initialising.advance(10);
+            CLOCK = initialising.nowNs();
+        }
+    }
+
+    @Test
+    void shouldFailAProcessThatHandsOffInAStaticInitialiserInsteadOfHanging()
+    {
+        assumeTrue(SimProcess.runsOnContinuations(), "on virtual threads such a process hangs the run (pinned)");
+        final Kernel k = new Kernel();
+        k.spawn(0, "initialiser", self ->
+        {
+            initialising = self;
+            assertTrue(HandsOffInItsInitialiser.CLOCK > 0);
+        });
+        k.spawn(1, "other", self -> self.advance(5));
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertTrue(e.getMessage().contains("process initialiser gave control to the kernel where the JVM cannot suspend it"),
+            e.getMessage());
+        assertTrue(e.getMessage().contains("static initialiser"), e.getMessage());
+    }
+}
