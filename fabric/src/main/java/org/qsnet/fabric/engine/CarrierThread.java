@@ -133,6 +133,9 @@ final class CarrierThread extends Thread
      */
     private boolean awaitAssignment()
     {
+        // an interrupt left here would make every park below return at once (the processes' own
+        // interrupts are kept by Kernel.runMounted; this is for anyone else's)
+        Thread.interrupted();
         if (assigned)
         {
             return true;

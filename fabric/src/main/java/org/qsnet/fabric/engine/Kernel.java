@@ -1095,14 +1095,8 @@ public final class Kernel
             while (p != null)
             {
                 current = p;
-                carrier.mounted = p;
-                if (carrier.getContextClassLoader() != p.contextClassLoader)
-                {
-                    carrier.setContextClassLoader(p.contextClassLoader);
-                }
                 segmentNext = null;
-                p.runOnCarrier();
-                p.contextClassLoader = carrier.getContextClassLoader();
+                runMounted(carrier, p);
                 p = segmentNext;
             }
         }
@@ -1135,6 +1129,35 @@ public final class Kernel
             }
             driverTurn = true;
             LockSupport.unpark(driver);
+        }
+    }
+
+    /**
+     * Runs {@code p} on {@code carrier} until it hands off or ends, with what a thread of its own
+     * would have kept for it: its context class loader and its interrupt status (set by its own
+     * code, e.g. the "restore the interrupt" idiom; left on the carrier it would reach the next
+     * process, and make the carrier's own wait for work return at once).
+     */
+    private static void runMounted(final CarrierThread carrier, final SimProcess p)
+    {
+        carrier.mounted = p;
+        if (carrier.getContextClassLoader() != p.contextClassLoader)
+        {
+            carrier.setContextClassLoader(p.contextClassLoader);
+        }
+        if (p.interrupted)
+        {
+            p.interrupted = false;
+            carrier.interrupt();
+        }
+        try
+        {
+            p.runOnCarrier();
+        }
+        finally
+        {
+            p.contextClassLoader = carrier.getContextClassLoader();
+            p.interrupted = Thread.interrupted();
         }
     }
 
@@ -1202,8 +1225,7 @@ public final class Kernel
             {
                 for (final SimProcess p : killed)
                 {
-                    kept.mounted = p;
-                    p.runOnCarrier();
+                    runMounted(kept, p);
                 }
                 kept.mounted = null;
                 kept.keptBy = null;

@@ -86,6 +86,8 @@ public final class SimProcess
     private Object continuation;
     /** The context class loader of the process's code (a carrier swaps it in and out with the process). */
     ClassLoader contextClassLoader;
+    /** Whether the process's code left itself interrupted when it last handed off (a carrier swaps it too). */
+    boolean interrupted;
 
     long clockNs;
     private volatile boolean turn;
@@ -646,9 +648,20 @@ public final class SimProcess
     private void awaitTurnQuietly()
     {
         // a process killed while it ran (a stopped run) unwinds at its next hand-off
+        boolean interrupted = false;
         while (!turn && !killed)
         {
             LockSupport.park(this);
+            // a process's own interrupt would make every park return at once: the thread would
+            // spin on the only carrier of the virtual-thread scheduler and the run would hang
+            if (Thread.interrupted())
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,6 +1,7 @@
 package org.qsnet.fabric.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -193,5 +194,83 @@ class ProcessCarrierTest
         assertTrue(e.getMessage().contains("process initialiser gave control to the kernel where the JVM cannot suspend it"),
             e.getMessage());
         assertTrue(e.getMessage().contains("static initialiser"), e.getMessage());
+    }
+
+    @Test
+    void shouldKeepAnInterruptToTheProcessThatSetIt() throws Exception
+    {
+        // a process that interrupts itself (the "restore the interrupt" idiom after an
+        // InterruptedException) keeps its interrupt, as its own thread kept it: another process
+        // must not see it, and the thread that carried the processes must not keep it afterwards
+        // (its wait for the next run would return at once, spinning a core)
+        final Kernel k = new Kernel();
+        final boolean[] seen = new boolean[3];
+        final Set<Thread> threads = new HashSet<>();
+        k.spawn(0, "interrupts itself", self ->
+        {
+            threads.add(Thread.currentThread());
+            Thread.currentThread().interrupt();
+            self.advance(10);
+            seen[0] = Thread.currentThread().isInterrupted();
+        });
+        k.spawn(1, "other", self ->
+        {
+            threads.add(Thread.currentThread());
+            self.advance(5);
+            seen[1] = Thread.currentThread().isInterrupted();
+            self.advance(10);
+            seen[2] = Thread.currentThread().isInterrupted();
+        });
+        k.run().throwIfFailed();
+        assertTrue(seen[0], "the process that interrupted itself keeps its interrupt across a hand-off");
+        assertFalse(seen[1], "another process saw the first one's interrupt");
+        assertFalse(seen[2], "another process saw the first one's interrupt");
+        for (final Thread t : threads)
+        {
+            if (!t.isVirtual())
+            {
+                final long deadline = System.nanoTime() + 5_000_000_000L;
+                while (t.getState() == Thread.State.RUNNABLE && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(1);
+                }
+                assertFalse(t.isInterrupted(), t.getName() + " kept a process's interrupt after the run");
+            }
+        }
+    }
+
+    @Test
+    void shouldUnwindAKilledProcessWithItsOwnContextClassLoader() throws Exception
+    {
+        final ClassLoader base = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader a = new URLClassLoader(new URL[0], base); URLClassLoader b = new URLClassLoader(new URL[0], base))
+        {
+            final ClassLoader[] own = {a, b};
+            final ClassLoader[] inFinally = new ClassLoader[2];
+            final java.util.concurrent.CountDownLatch unwound = new java.util.concurrent.CountDownLatch(2);
+            final Kernel k = new Kernel();
+            final Signal never = new Signal("never");
+            for (int i = 0; i < 2; i++)
+            {
+                final int me = i;
+                k.spawn(i, "p" + i, self ->
+                {
+                    Thread.currentThread().setContextClassLoader(own[me]);
+                    try
+                    {
+                        self.await(never, "a signal nobody fires");
+                    }
+                    finally
+                    {
+                        inFinally[me] = Thread.currentThread().getContextClassLoader();
+                        unwound.countDown();
+                    }
+                });
+            }
+            assertThrows(SimulationException.class, k::run);
+            assertTrue(unwound.await(10, TimeUnit.SECONDS), "the killed processes unwound");
+            assertSame(a, inFinally[0], "p0's finally block ran with another context class loader");
+            assertSame(b, inFinally[1], "p1's finally block ran with another context class loader");
+        }
     }
 }
