@@ -392,6 +392,7 @@ public final class SimProcess
         kernel.pendingResumes++;
         kernel.schedule(origin, t, resume);
         kernel.handOff(this);
+        restartComputeClock();
         rethrowPending();
     }
 
@@ -440,6 +441,19 @@ public final class SimProcess
         lastCpuNs = hostCpuNs();
     }
 
+    /**
+     * After a hand-off ({@link KernelContext.ComputeMode#MEASURED} only): what the process computes is measured
+     * from here. The host clock it reads ran on while the process waited (its carrier's CPU clock
+     * ran the other processes; on a virtual thread it is the wall clock), and that time is theirs.
+     */
+    private void restartComputeClock()
+    {
+        if (lastCpuNs >= 0)
+        {
+            lastCpuNs = hostCpuNs();
+        }
+    }
+
     private static long hostCpuNs()
     {
         final long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
@@ -473,6 +487,7 @@ public final class SimProcess
         blockedOn = signal;
         signal.addWaiter(this);
         kernel.handOff(this);
+        restartComputeClock();
         STATE.setRelease(this, ProcessState.RUNNING);
         waitingOn = null;
         waitingWhat = null;
@@ -537,6 +552,7 @@ public final class SimProcess
                 sig.addWaiter(this);
             }
             kernel.handOff(this);
+            restartComputeClock();
             STATE.setRelease(this, ProcessState.RUNNING);
             for (final Signal sig : signals)
             {

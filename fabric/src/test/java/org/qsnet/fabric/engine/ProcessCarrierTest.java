@@ -240,6 +240,48 @@ class ProcessCarrierTest
     }
 
     @Test
+    void shouldChargeEachProcessOnlyItsOwnMeasuredCompute()
+    {
+        // MEASURED charges the host time a process computed between two library calls: not the time
+        // other processes computed while it waited in a hand-off (they share its carrier's CPU clock,
+        // and on virtual threads the wall clock)
+        final long burnNs = 20_000_000L;
+        final long stepNs = 10_000_000L;
+        final Kernel k = new Kernel(new KernelContext(KernelContext.ComputeMode.MEASURED, 1.0, 0));
+        final long[] clock = new long[2];
+        k.spawn(0, "computes", self ->
+        {
+            double x = 0;
+            self.chargeCompute();
+            for (int n = 0; n < 5; n++)
+            {
+                final long t0 = System.nanoTime();
+                while (System.nanoTime() - t0 < burnNs)
+                {
+                    x += Math.sqrt(n + x);
+                }
+                self.chargeCompute();
+                self.advance(1);
+            }
+            clock[0] = self.nowNs() + (x < 0 ? 1 : 0);
+        });
+        k.spawn(1, "only calls", self ->
+        {
+            self.chargeCompute();
+            for (int n = 0; n < 10; n++)
+            {
+                self.advance(stepNs);
+                self.chargeCompute();
+            }
+            clock[1] = self.nowNs();
+        });
+        k.run().throwIfFailed();
+        assertTrue(clock[0] > 5 * burnNs / 2, "the computing process is charged its compute: " + clock[0] + " ns");
+        assertTrue(clock[1] - 10 * stepNs < burnNs / 2, "a process that only calls the library was charged "
+            + (clock[1] - 10 * stepNs) + " ns of compute (the other process's)");
+    }
+
+    @Test
     void shouldUnwindAKilledProcessWithItsOwnContextClassLoader() throws Exception
     {
         final ClassLoader base = Thread.currentThread().getContextClassLoader();
