@@ -1110,6 +1110,7 @@ public final class Kernel
         finally
         {
             carrier.mounted = null;
+            carrier.release();
             activeCarrier = null;
             current = null;
             // a suspended process resumes only on the thread it was suspended on
@@ -1228,6 +1229,7 @@ public final class Kernel
                     runMounted(kept, p);
                 }
                 kept.mounted = null;
+                kept.release();
                 kept.keptBy = null;
             });
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
@@ -314,5 +315,52 @@ class ProcessCarrierTest
             assertSame(a, inFinally[0], "p0's finally block ran with another context class loader");
             assertSame(b, inFinally[1], "p1's finally block ran with another context class loader");
         }
+    }
+
+    /** A class loader that reaches the job (as a rank's loader does through its program's static fields). */
+    static final class LoaderOfAJob extends ClassLoader
+    {
+        Object job;
+
+        LoaderOfAJob(final ClassLoader parent)
+        {
+            super(parent);
+        }
+    }
+
+    /** Runs a window of a kernel whose process stays suspended, and drops the kernel. */
+    private static WeakReference<Kernel> runAWindowAndDrop(final Thread[] carrier)
+    {
+        final Kernel k = new Kernel();
+        final LoaderOfAJob loader = new LoaderOfAJob(ProcessCarrierTest.class.getClassLoader());
+        loader.job = k;
+        k.spawn(0, "suspended", self ->
+        {
+            Thread.currentThread().setContextClassLoader(loader);
+            carrier[0] = Thread.currentThread();
+            while (true)
+            {
+                self.advance(3);
+            }
+        });
+        k.runUntil(100);
+        return new WeakReference<>(k);
+    }
+
+    @Test
+    void shouldEndTheCarrierOfAKernelThatWasDropped() throws Exception
+    {
+        assumeTrue(SimProcess.runsOnContinuations(), "virtual threads: no carrier of the kernel's own");
+        final Thread[] carrier = new Thread[1];
+        final WeakReference<Kernel> dropped = runAWindowAndDrop(carrier);
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (dropped.get() != null && System.nanoTime() < deadline)
+        {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertNull(dropped.get(), "a dropped kernel with a suspended process was kept reachable (by its carrier)");
+        carrier[0].join(10_000);
+        assertFalse(carrier[0].isAlive(), "the carrier of a collected kernel did not end");
     }
 }
