@@ -363,4 +363,54 @@ class ProcessCarrierTest
         carrier[0].join(10_000);
         assertFalse(carrier[0].isAlive(), "the carrier of a collected kernel did not end");
     }
+
+    private static volatile boolean stopComputing;
+
+    @Test
+    void shouldUnwindTheSuspendedProcessesOfARunTheWatchdogLeftRunning() throws Exception
+    {
+        // the watchdog's driver leaves after its grace second when a process computes without
+        // calling the library; the processes that wait must still unwind, as killed threads do
+        final Kernel k = new Kernel(new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, 300_000_000L));
+        final java.util.concurrent.CountDownLatch unwound = new java.util.concurrent.CountDownLatch(2);
+        final Signal never = new Signal("never");
+        stopComputing = false;
+        for (int i = 0; i < 2; i++)
+        {
+            k.spawn(i, "waits " + i, self ->
+            {
+                try
+                {
+                    self.await(never, "a signal nobody fires");
+                }
+                finally
+                {
+                    unwound.countDown();
+                }
+            });
+        }
+        k.spawn(2, "computes", self ->
+        {
+            self.advance(5);
+            while (!stopComputing)
+            {
+                Thread.onSpinWait();
+            }
+            self.advance(5);
+        });
+        try
+        {
+            final SimulationException e = assertThrows(SimulationException.class, k::run);
+            assertTrue(e.getMessage().contains("did not give control back"), e.getMessage());
+        }
+        finally
+        {
+            stopComputing = true;
+        }
+        assertTrue(unwound.await(10, TimeUnit.SECONDS), "the waiting processes did not unwind");
+        for (final SimProcess p : k.processes())
+        {
+            assertEquals(ProcessState.KILLED, p.state(), p.name());
+        }
+    }
 }
