@@ -202,17 +202,27 @@ public final class SimProcess
         }
         catch (final Killed k)
         {
+            // unwound: handled below
+        }
+        catch (final Throwable t)
+        {
+            if (!killed)
+            {
+                failure = t;
+                state = ProcessState.FAILED;
+            }
+        }
+        if (killed)
+        {
+            // the run has ended: whatever the process's finally blocks threw (a cleanup that fails
+            // once the job is gone), it ends killed, and the ended run does no more work for it (a
+            // new failure's end, before now, would throw here and stop the other processes' unwinding)
             state = ProcessState.KILLED;
             if (thread == null)
             {
                 kernel.liveContinuations--;
             }
             return;
-        }
-        catch (final Throwable t)
-        {
-            failure = t;
-            state = ProcessState.FAILED;
         }
         finishedAtNs = clockNs;
         if (state == ProcessState.FAILED)

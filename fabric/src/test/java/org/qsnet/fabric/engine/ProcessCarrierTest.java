@@ -413,4 +413,59 @@ class ProcessCarrierTest
             assertEquals(ProcessState.KILLED, p.state(), p.name());
         }
     }
+
+    private static void cleanupFails()
+    {
+        throw new IllegalStateException("cleanup failed");
+    }
+
+    @Test
+    void shouldUnwindEveryKilledProcessWhenACleanupThrows() throws Exception
+    {
+        // a killed process whose finally block throws (a cleanup that fails once the run has ended)
+        // stays killed: the run has ended, its end is not moved by a new failure, and the other
+        // killed processes unwind as well
+        final Kernel k = new Kernel();
+        k.endRunWhenAProcessFails(0);
+        final java.util.concurrent.CountDownLatch unwound = new java.util.concurrent.CountDownLatch(2);
+        final Signal never = new Signal("never");
+        k.spawn(0, "cleanup throws", self ->
+        {
+            try
+            {
+                self.await(never, "a signal nobody fires");
+            }
+            finally
+            {
+                unwound.countDown();
+                cleanupFails();
+            }
+        });
+        k.spawn(1, "waits later", self ->
+        {
+            self.advance(10);
+            try
+            {
+                self.await(never, "a signal nobody fires");
+            }
+            finally
+            {
+                unwound.countDown();
+            }
+        });
+        final SimulationException e = assertThrows(SimulationException.class, k::run);
+        assertTrue(e.getMessage().startsWith("deadlock at 10 ns"), e.getMessage());
+        assertTrue(unwound.await(10, TimeUnit.SECONDS), "a killed process did not unwind");
+        for (final SimProcess p : k.processes())
+        {
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (p.failure() == null && System.nanoTime() < deadline && p.name().startsWith("cleanup"))
+            {
+                Thread.sleep(10);
+            }
+            assertEquals(ProcessState.KILLED, p.state(), p.name());
+            assertNull(p.failure(), p.name());
+        }
+        assertEquals(Long.MAX_VALUE, k.failureEndNs());
+    }
 }
