@@ -47,6 +47,17 @@ final class CarrierThread extends Thread
     {
         super("qsnet-carrier-" + NAMES.incrementAndGet());
         setDaemon(true);
+        release();
+    }
+
+    /**
+     * Drops what the last process left on this thread between its runs: its context class loader
+     * (a rank's loader reaches the rank's program and, through its static fields, its job: kept
+     * here, it would keep the kernel reachable, and so this carrier and the whole run, for ever).
+     */
+    void release()
+    {
+        setContextClassLoader(ClassLoader.getSystemClassLoader());
     }
 
     /** A carrier from the pool, or a new one; it runs nothing until {@link #runSegment} or {@link #runTask}. */
@@ -133,6 +144,9 @@ final class CarrierThread extends Thread
      */
     private boolean awaitAssignment()
     {
+        // an interrupt left here would make every park below return at once (the processes' own
+        // interrupts are kept by Kernel.runMounted; this is for anyone else's)
+        Thread.interrupted();
         if (assigned)
         {
             return true;

@@ -81,6 +81,10 @@ public final class Kernel
     /** Processes whose continuation started and has not ended (they pin {@link #carrier}). */
     int liveContinuations;
     private java.lang.ref.WeakReference<Kernel> weakSelf;
+    /** Orders a segment's end on the carrier against {@link #killAll()} by a driver that left without its turn. */
+    private final Object carrierLock = new Object();
+    /** Set by {@link #killAll()} while a carrier runs: that carrier unwinds the killed processes when its segment ends. */
+    private boolean unwindOnCarrier;
     private Thread driver;
     private volatile boolean driverTurn;
     private volatile boolean stopRequested;
@@ -1095,14 +1099,8 @@ public final class Kernel
             while (p != null)
             {
                 current = p;
-                carrier.mounted = p;
-                if (carrier.getContextClassLoader() != p.contextClassLoader)
-                {
-                    carrier.setContextClassLoader(p.contextClassLoader);
-                }
                 segmentNext = null;
-                p.runOnCarrier();
-                p.contextClassLoader = carrier.getContextClassLoader();
+                runMounted(carrier, p);
                 p = segmentNext;
             }
         }
@@ -1116,25 +1114,87 @@ public final class Kernel
         finally
         {
             carrier.mounted = null;
-            activeCarrier = null;
             current = null;
-            // a suspended process resumes only on the thread it was suspended on
-            if (liveContinuations > 0)
+            final boolean unwind;
+            synchronized (carrierLock)
             {
-                if (weakSelf == null)
+                unwind = unwindOnCarrier;
+                unwindOnCarrier = false;
+                if (!unwind)
                 {
-                    weakSelf = new java.lang.ref.WeakReference<>(this);
+                    endSegment(carrier);
                 }
-                carrier.keptBy = weakSelf;
-                this.carrier = carrier;
             }
-            else
+            if (unwind)
             {
-                carrier.keptBy = null;
-                this.carrier = null;
+                // the driver left while this carrier ran a process (the watchdog's grace second ran
+                // out) and killed every process: the suspended ones unwind here, on their thread
+                for (final SimProcess p : processes)
+                {
+                    if (p.suspendedOnCarrier())
+                    {
+                        runMounted(carrier, p);
+                    }
+                }
+                carrier.mounted = null;
+                synchronized (carrierLock)
+                {
+                    endSegment(carrier);
+                }
             }
+            carrier.release();
             driverTurn = true;
             LockSupport.unpark(driver);
+        }
+    }
+
+    /** The end of a carrier's segment (under {@link #carrierLock}): the kernel keeps it while a process is suspended. */
+    private void endSegment(final CarrierThread carrier)
+    {
+        activeCarrier = null;
+        // a suspended process resumes only on the thread it was suspended on
+        if (liveContinuations > 0)
+        {
+            if (weakSelf == null)
+            {
+                weakSelf = new java.lang.ref.WeakReference<>(this);
+            }
+            carrier.keptBy = weakSelf;
+            this.carrier = carrier;
+        }
+        else
+        {
+            carrier.keptBy = null;
+            this.carrier = null;
+        }
+    }
+
+    /**
+     * Runs {@code p} on {@code carrier} until it hands off or ends, with what a thread of its own
+     * would have kept for it: its context class loader and its interrupt status (set by its own
+     * code, e.g. the "restore the interrupt" idiom; left on the carrier it would reach the next
+     * process, and make the carrier's own wait for work return at once).
+     */
+    private static void runMounted(final CarrierThread carrier, final SimProcess p)
+    {
+        carrier.mounted = p;
+        if (carrier.getContextClassLoader() != p.contextClassLoader)
+        {
+            carrier.setContextClassLoader(p.contextClassLoader);
+        }
+        if (p.interrupted)
+        {
+            p.interrupted = false;
+            carrier.interrupt();
+        }
+        try
+        {
+            p.runOnCarrier();
+        }
+        finally
+        {
+            p.contextClassLoader = carrier.getContextClassLoader();
+            p.interrupted = Thread.interrupted();
         }
     }
 
@@ -1177,10 +1237,25 @@ public final class Kernel
 
     private void killAll()
     {
+        synchronized (carrierLock)
+        {
+            if (activeCarrier != null)
+            {
+                // the driver left without its turn (a process computes without calling the library):
+                // the carrier unwinds the suspended processes when that process gives control back
+                for (final SimProcess p : processes)
+                {
+                    p.kill();
+                }
+                unwindOnCarrier = true;
+                return;
+            }
+        }
+        // no carrier runs, and none will: the driver alone starts one, and the run has ended
         List<SimProcess> unwind = null;
         for (final SimProcess p : processes)
         {
-            final boolean suspended = p.suspendedOnCarrier() && carrierOf(p) == null && !p.state().isTerminal();
+            final boolean suspended = p.suspendedOnCarrier() && !p.state().isTerminal();
             p.kill();
             if (suspended)
             {
@@ -1192,7 +1267,7 @@ public final class Kernel
             }
         }
         final CarrierThread kept = carrier;
-        if (unwind != null && kept != null && activeCarrier == null)
+        if (unwind != null && kept != null)
         {
             // as a killed virtual thread does: each suspended process unwinds (its finally blocks
             // run) after the run has ended, on the thread it was suspended on
@@ -1202,10 +1277,10 @@ public final class Kernel
             {
                 for (final SimProcess p : killed)
                 {
-                    kept.mounted = p;
-                    p.runOnCarrier();
+                    runMounted(kept, p);
                 }
                 kept.mounted = null;
+                kept.release();
                 kept.keptBy = null;
             });
         }

@@ -86,6 +86,8 @@ public final class SimProcess
     private Object continuation;
     /** The context class loader of the process's code (a carrier swaps it in and out with the process). */
     ClassLoader contextClassLoader;
+    /** Whether the process's code left itself interrupted when it last handed off (a carrier swaps it too). */
+    boolean interrupted;
 
     long clockNs;
     private volatile boolean turn;
@@ -200,17 +202,27 @@ public final class SimProcess
         }
         catch (final Killed k)
         {
+            // unwound: handled below
+        }
+        catch (final Throwable t)
+        {
+            if (!killed)
+            {
+                failure = t;
+                state = ProcessState.FAILED;
+            }
+        }
+        if (killed)
+        {
+            // the run has ended: whatever the process's finally blocks threw (a cleanup that fails
+            // once the job is gone), it ends killed, and the ended run does no more work for it (a
+            // new failure's end, before now, would throw here and stop the other processes' unwinding)
             state = ProcessState.KILLED;
             if (thread == null)
             {
                 kernel.liveContinuations--;
             }
             return;
-        }
-        catch (final Throwable t)
-        {
-            failure = t;
-            state = ProcessState.FAILED;
         }
         finishedAtNs = clockNs;
         if (state == ProcessState.FAILED)
@@ -390,6 +402,7 @@ public final class SimProcess
         kernel.pendingResumes++;
         kernel.schedule(origin, t, resume);
         kernel.handOff(this);
+        restartComputeClock();
         rethrowPending();
     }
 
@@ -438,6 +451,19 @@ public final class SimProcess
         lastCpuNs = hostCpuNs();
     }
 
+    /**
+     * After a hand-off ({@link KernelContext.ComputeMode#MEASURED} only): what the process computes is measured
+     * from here. The host clock it reads ran on while the process waited (its carrier's CPU clock
+     * ran the other processes; on a virtual thread it is the wall clock), and that time is theirs.
+     */
+    private void restartComputeClock()
+    {
+        if (lastCpuNs >= 0)
+        {
+            lastCpuNs = hostCpuNs();
+        }
+    }
+
     private static long hostCpuNs()
     {
         final long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
@@ -471,6 +497,7 @@ public final class SimProcess
         blockedOn = signal;
         signal.addWaiter(this);
         kernel.handOff(this);
+        restartComputeClock();
         STATE.setRelease(this, ProcessState.RUNNING);
         waitingOn = null;
         waitingWhat = null;
@@ -535,6 +562,7 @@ public final class SimProcess
                 sig.addWaiter(this);
             }
             kernel.handOff(this);
+            restartComputeClock();
             STATE.setRelease(this, ProcessState.RUNNING);
             for (final Signal sig : signals)
             {
@@ -646,9 +674,20 @@ public final class SimProcess
     private void awaitTurnQuietly()
     {
         // a process killed while it ran (a stopped run) unwinds at its next hand-off
+        boolean interrupted = false;
         while (!turn && !killed)
         {
             LockSupport.park(this);
+            // a process's own interrupt would make every park return at once: the thread would
+            // spin on the only carrier of the virtual-thread scheduler and the run would hang
+            if (Thread.interrupted())
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
