@@ -1,6 +1,7 @@
 package org.qsnet.bench.jmh;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -121,5 +122,52 @@ public class KernelBenchmark
             }
         });
         return k.run().endNs();
+    }
+    private static volatile boolean pingTurn;
+    private static Thread ping;
+    private static Thread pong;
+
+    /**
+     * The floor of a hand-off between two virtual threads, what processes cost when they run on
+     * virtual threads ({@code -Dqsnet.carrier=virtual}): two bare virtual threads passing a turn
+     * flag by park and unpark on the flags' single carrier, no kernel. Compare
+     * {@link #processHandOff()}, which includes the kernel's work.
+     *
+     * @return the number of switches, as a sink.
+     */
+    @Benchmark
+    @OperationsPerInvocation(HANDOFFS)
+    public int virtualThreadPair() throws InterruptedException
+    {
+        pingTurn = true;
+        ping = Thread.ofVirtual().unstarted(() ->
+        {
+            for (int i = 0; i < HANDOFFS / 2; i++)
+            {
+                while (!pingTurn)
+                {
+                    LockSupport.park();
+                }
+                pingTurn = false;
+                LockSupport.unpark(pong);
+            }
+        });
+        pong = Thread.ofVirtual().unstarted(() ->
+        {
+            for (int i = 0; i < HANDOFFS / 2; i++)
+            {
+                while (pingTurn)
+                {
+                    LockSupport.park();
+                }
+                pingTurn = true;
+                LockSupport.unpark(ping);
+            }
+        });
+        ping.start();
+        pong.start();
+        ping.join();
+        pong.join();
+        return HANDOFFS;
     }
 }
