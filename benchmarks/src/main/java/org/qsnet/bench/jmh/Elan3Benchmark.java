@@ -24,7 +24,10 @@ import org.qsnet.fabric.machine.PlatformProfile;
  * with 0-byte DMAs: hand-offs, NIC, fabric) and per KB moved by a large DMA.
  */
 @BenchmarkMode(Mode.AverageTime)
-@Warmup(iterations = 3, time = 1)
+// ten warm-up seconds: the round trip's code (library, NIC model, kernel) is still being compiled
+// after four on a 2-core host (26.8 us a round trip in the first second, then 2.6, 2.2, 2.3, 2.1,
+// 2.2, 2.0 before it settles near 1.9; `-wi 4 -i 10`, 2026-11-25)
+@Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class Elan3Benchmark
