@@ -36,8 +36,9 @@ import org.qsnet.fabric.QsnetException;
  *   queue empty or past the limit -> control returns to the driver
  * </pre>
  *
- * <p>Why one class of about 1,000 lines: the dispatch loop, the hand-off between process threads
- * and the driver's wait (with its stop requests: watchdog, interrupt, the end of a run a failed
+ * <p>Why one class of about 1,300 lines: the dispatch loop, the hand-off between processes (on
+ * virtual threads, or continuations on a carrier: the carrier's loop, the segment's end and the
+ * unwinding of killed processes) and the driver's wait (with its stop requests: watchdog, interrupt, the end of a run a failed
  * process set) read and write the same few fields (now, the limit, the current process, the turn
  * flags, the stop flags) under a protocol that is only correct as a whole; split, that protocol
  * would be spread over classes that each see half of it.

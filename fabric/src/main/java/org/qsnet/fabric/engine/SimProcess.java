@@ -25,7 +25,7 @@ import org.qsnet.fabric.QsnetException;
  * landed before "now". When nothing is pending before the new clock the call returns at once
  * without a thread switch (fast path).
  *
- * <p>About 550 lines, one class: each primitive (advance, poll, compute, await, awaitAny,
+ * <p>About 700 lines, one class: each primitive (advance, poll, compute, await, awaitAny,
  * failWith) is a few lines over the same private state (clock, turn, blocked-on signals, the
  * pending error) whose hand-off ordering the class comment of {@link Kernel} describes; most of the
  * length is their contracts' Javadoc.
