@@ -812,7 +812,7 @@ public final class TrafficExperiment
         final SplittableRandom random;
         final Origin origin;
         /** Link injection: messages not yet begun, then the one whose packets are going out. */
-        final PendingMessages pending = new PendingMessages();
+        final PendingMessages pending;
         Message sending;
         FabricPort port;
         double rateBytesPerNs;
@@ -835,6 +835,7 @@ public final class TrafficExperiment
             this.id = id;
             this.random = random;
             this.origin = fabric.nodeOrigin(id);
+            this.pending = new PendingMessages(id);
         }
 
         void sends(final double rateBytesPerNs, final int job, final Chooser chooser)

@@ -21,7 +21,7 @@ class PendingMessagesTest
     @Test
     void shouldReturnMessagesInOrderWithEveryFieldThroughWrapAroundAndGrowth()
     {
-        final PendingMessages q = new PendingMessages();
+        final PendingMessages q = new PendingMessages(4095);
         final ArrayDeque<M> reference = new ArrayDeque<>();
         final java.util.SplittableRandom random = new java.util.SplittableRandom(7);
         long id = (4095L << 32);
@@ -31,8 +31,11 @@ class PendingMessagesTest
             final boolean add = reference.isEmpty() || random.nextInt(100) < ((step / 5000) % 2 == 0 ? 70 : 30);
             if (add)
             {
-                final M m = new M(id++, random.nextLong(Long.MAX_VALUE), random.nextInt(4096), random.nextInt(4096),
-                    random.nextInt(Integer.MAX_VALUE / 2), random.nextBoolean());
+                // the source's own messages, and answers to reads (source = destination, the asker)
+                final int destination = random.nextInt(1 << 20);
+                final boolean answer = random.nextInt(4) == 0;
+                final M m = new M(id++, random.nextLong(Long.MAX_VALUE), answer ? destination : 4095, destination,
+                    random.nextInt(Integer.MAX_VALUE), !answer && random.nextBoolean());
                 q.add(m.id(), m.generatedNs(), m.source(), m.destination(), m.bytes(), m.read());
                 reference.addLast(m);
             }
@@ -52,5 +55,30 @@ class PendingMessagesTest
         }
         assertTrue(q.isEmpty());
         assertThrows(IllegalStateException.class, q::removeFirst);
+        // an empty queue takes the next id as its new first; one that waits, only the following id
+        q.add(id + 5, 1, 4095, 3, 320, false);
+        assertEquals(id + 5, q.firstId());
+        q.add(id + 6, 2, 4095, 4, 320, false);
+        q.removeFirst();
+        assertEquals(id + 6, q.firstId());
+        assertEquals(4, q.firstDestination());
+        assertEquals(2, q.firstGeneratedNs());
+    }
+
+    @Test
+    void shouldRefuseWhatItCannotGiveBackByName()
+    {
+        final PendingMessages q = new PendingMessages(7);
+        final IllegalArgumentException owner = assertThrows(IllegalArgumentException.class,
+            () -> q.add(8L << 32, 0, 7, 1, 320, false));
+        assertTrue(owner.getMessage().contains("upper half must be the source's node 7"), owner.getMessage());
+        q.add(7L << 32 | 3, 0, 7, 1, 320, false);
+        final IllegalArgumentException gap = assertThrows(IllegalArgumentException.class,
+            () -> q.add(7L << 32 | 5, 0, 7, 1, 320, false));
+        assertTrue(gap.getMessage().contains("must follow the last queued one, 700000003"), gap.getMessage());
+        final IllegalArgumentException stranger = assertThrows(IllegalArgumentException.class,
+            () -> q.add(7L << 32 | 4, 0, 2, 1, 320, false));
+        assertTrue(stranger.getMessage().contains("from 2 to 1"), stranger.getMessage());
+        assertEquals(1, q.size());
     }
 }

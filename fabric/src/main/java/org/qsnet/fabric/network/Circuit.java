@@ -61,6 +61,40 @@ final class Circuit implements EventHandler
         count++;
     }
 
+    /**
+     * For a pending release, what {@link CircuitDelivery#releaseDepth} reads: the links it
+     * releases now, their body intervals and switches, and the origin that grants a header
+     * waiting there. For a tail or an acknowledgement, the packet.
+     */
+    @Override
+    public int touch()
+    {
+        if (phase != RELEASE)
+        {
+            return packet.tagCount;
+        }
+        final int d = releaseDepth;
+        int sum = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (depths[i] == d)
+            {
+                final LinkOutput l = links[i];
+                sum += l.vcBusyMask + l.waitingHeads + l.body.length;
+                final EliteSwitch from = l.fromSwitch;
+                if (from != null)
+                {
+                    sum += from.upGroupHeads;
+                }
+                if (l.waitingHeads > 0)
+                {
+                    sum += (int)l.origin.peekSeq();
+                }
+            }
+        }
+        return sum;
+    }
+
     @Override
     public void onEvent(final long timeNs)
     {

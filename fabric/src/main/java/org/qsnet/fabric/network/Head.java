@@ -39,6 +39,61 @@ final class Head implements EventHandler
         return via == null ? -1 : via.id;
     }
 
+    /**
+     * What {@link HeaderRouter#headArrived} reads first: at a switch, the switch, the link or links
+     * the route asks for and the origin that schedules the next hop; at the node, every link of
+     * the path, where the body is placed. Also the circuit's arrays the hop writes into.
+     */
+    @Override
+    public int touch()
+    {
+        final Circuit c = circuit;
+        final LinkOutput[] ls = c.links;
+        int sum = c.count + ls.length + c.vcs.length + c.depths.length;
+        final EliteSwitch s = via.toSwitch;
+        if (s == null)
+        {
+            for (int i = 0; i < c.count; i++)
+            {
+                sum += ls[i].body.length;
+            }
+            return sum;
+        }
+        sum += s.upGroupHeads + s.waitingHeads;
+        final LinkOutput o = next(s);
+        if (o != null)
+        {
+            return sum + o.vcBusy + o.waitingHeads + (int)o.origin.peekSeq();
+        }
+        final LinkOutput[] up = s.up;
+        for (int i = 0; i < up.length; i++)
+        {
+            sum += up[i].vcBusy;
+        }
+        return up.length == 0 ? sum : sum + (int)up[0].origin.peekSeq();
+    }
+
+    /** The down link or fixed up link the route asks for at {@code s}, null for an adaptive ascent or at the route's end. */
+    private LinkOutput next(final EliteSwitch s)
+    {
+        final Packet p = packet;
+        if (tagIndex >= p.tagCount)
+        {
+            return null;
+        }
+        final int tag = HeaderRouter.tag(p.route, tagIndex);
+        if (tag == HeaderRouter.TAG_UP_ANY)
+        {
+            return null;
+        }
+        if (tag >= HeaderRouter.TAG_UP0)
+        {
+            final int j = tag - HeaderRouter.TAG_UP0;
+            return s.upKeep == 0 ? null : s.up[j < s.upKeep ? j : j % s.upKeep];
+        }
+        return tag < s.down.length ? s.down[tag] : null;
+    }
+
     @Override
     public void onEvent(final long timeNs)
     {

@@ -166,6 +166,115 @@ class EventQueueTest
     }
 
     @Test
+    void shouldSortOneNanosecondBucketsByOriginThenSequenceWithReservedEventsAndLargeOrigins()
+    {
+        // hundreds of events per ns (the buckets narrow to 1 ns and are sorted by origin in two
+        // byte-wide passes), several from one origin at one time; reserved events whose ties were
+        // taken long before (a bucket's list is then not rank by rank: the comparison sort takes
+        // it); and, in the second queue, origins at and above 2^16 (the comparison sort again)
+        for (final int origins : new int[] {3000, 70_000})
+        {
+            final EventQueue q = new EventQueue();
+            final SplittableRandom rnd = new SplittableRandom(origins);
+            final java.util.HashMap<Integer, Long> originSeq = new java.util.HashMap<>();
+            final TreeSet<Key> pending = new TreeSet<>(ORDER);
+            final java.util.ArrayDeque<long[]> held = new java.util.ArrayDeque<>();
+            long now = 0;
+            for (int step = 0; step < 200_000; step++)
+            {
+                final int r = rnd.nextInt(100);
+                if (r < 52 || pending.isEmpty())
+                {
+                    final int origin = rnd.nextInt(100) < 30 ? rnd.nextInt(8) : rnd.nextInt(origins);
+                    final long seq = originSeq.merge(origin, 1L, Long::sum) - 1;
+                    final long at = now + 1 + rnd.nextInt(3);
+                    if (rnd.nextInt(1500) == 0)
+                    {
+                        // taken now, scheduled a few steps later (as Reservation does)
+                        held.addLast(new long[] {q.reserveTie(origin), origin, seq, at});
+                    }
+                    else
+                    {
+                        pending.add(new Key(at, origin, seq));
+                        q.add(at, origin, seq, t -> { });
+                    }
+                }
+                else if (r < 53 && !held.isEmpty())
+                {
+                    final long[] h = held.pollFirst();
+                    final long at = Math.max(h[3], now);
+                    pending.add(new Key(at, (int)h[1], h[2]));
+                    q.addReserved(at, h[0], h[2], t -> { });
+                }
+                else
+                {
+                    final Key expected = pending.pollFirst();
+                    q.poll();
+                    assertEquals(expected, new Key(q.polledTimeNs, q.polledOrigin, q.polledSeq), "poll at step " + step);
+                    now = expected.timeNs();
+                }
+                assertEquals(pending.size(), q.size());
+            }
+            assertEquals(1, q.bucketWidthNs());
+            if (origins < 1 << 16)
+            {
+                assertTrue(q.radixRuns >= 10, "buckets sorted by origin: " + q.radixRuns);
+            }
+        }
+    }
+
+    @Test
+    void shouldTouchEveryEventOfALargeBucketBeforeTheFirstRunsAndNoneOfASmallOne()
+    {
+        final EventQueue q = new EventQueue();
+        final int[] touches = new int[1];
+        final EventHandler h = new EventHandler()
+        {
+            @Override
+            public void onEvent(final long timeNs)
+            {
+            }
+
+            @Override
+            public int touch()
+            {
+                return ++touches[0];
+            }
+        };
+        // past the small-queue mode (a plain heap): 40 events first, at distinct times, untouched
+        final EventHandler plain = t -> { };
+        for (int i = 0; i < 40; i++)
+        {
+            q.add(100 + i, 9, i, plain);
+        }
+        for (int i = 0; i < EventQueue.TOUCH_MIN; i++)
+        {
+            q.add(500, i, 0, h);
+        }
+        for (int i = 0; i < EventQueue.TOUCH_MIN - 1; i++)
+        {
+            q.add(700, i, 1, h);
+        }
+        for (int i = 0; i < 40; i++)
+        {
+            q.poll();
+            assertEquals(100 + i, q.polledTimeNs);
+        }
+        assertEquals(0, touches[0]);
+        q.poll();
+        assertEquals(500, q.polledTimeNs);
+        assertEquals(EventQueue.TOUCH_MIN, touches[0], "every event of the bucket at 500 ns, once");
+        for (int i = 1; i < EventQueue.TOUCH_MIN; i++)
+        {
+            q.poll();
+            assertEquals(i, q.polledOrigin);
+        }
+        q.poll();
+        assertEquals(700, q.polledTimeNs);
+        assertEquals(EventQueue.TOUCH_MIN, touches[0], "a bucket below TOUCH_MIN is not touched");
+    }
+
+    @Test
     void shouldPollInOrderNearTheEndOfTime()
     {
         // times within a ring's reach of Long.MAX_VALUE must not overflow the bucket arithmetic
