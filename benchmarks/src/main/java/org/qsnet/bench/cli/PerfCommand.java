@@ -45,6 +45,11 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "--warmup-runs", defaultValue = "2", description = "Unmeasured runs per case first, to warm the JIT. Default: ${DEFAULT-VALUE}.")
     int warmupRuns;
 
+    @Option(names = "--warmup-ms", defaultValue = "2000", description = "Without --partitions: the unmeasured runs go on "
+        + "(after --warmup-runs of them) until this much host time has passed, as JMH warms up by time: a 64-node run "
+        + "of 1000 us takes about 30 ms, and two of them leave the JIT still compiling. 0..600000. Default: ${DEFAULT-VALUE}.")
+    long warmupMs;
+
     @Option(names = "--partitions", split = ",", paramLabel = "N,...", description = "Instead: whole runs (10 us warm-up "
         + "and the window) of the same workload in each number of partitions (threads of this JVM, conservative windows "
         + "over the in-JVM transport): host time per simulated us, windows per second, and whether the result equals the "
@@ -68,6 +73,7 @@ public final class PerfCommand implements Callable<Integer>
         QsnetException.require(measureUs >= 1 && measureUs <= 1e6, "--measure-us", measureUs, "must be in 1..1000000 (1 s simulated)");
         QsnetException.require(warmupRuns >= 0 && warmupRuns <= 100, "--warmup-runs", warmupRuns, "must be in 0..100");
         QsnetException.require(repeat >= 1 && repeat <= 100, "--repeat", repeat, "must be in 1..100");
+        QsnetException.require(warmupMs >= 0 && warmupMs <= 600_000, "--warmup-ms", warmupMs, "must be in 0..600000");
         output.check();
         if (partitions != null)
         {
@@ -77,7 +83,8 @@ public final class PerfCommand implements Callable<Integer>
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
-            .fact("window", measureUs + " us simulated after 10 us warm-up; " + warmupRuns + " unmeasured runs first");
+            .fact("window", measureUs + " us simulated after 10 us warm-up; " + warmupRuns + " unmeasured runs first, and more"
+                + " until " + warmupMs + " ms of host time have passed");
         t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("cpu_ms", "%.1f")
             .column("slowdown", "%.1f").column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
@@ -96,6 +103,8 @@ public final class PerfCommand implements Callable<Integer>
             double built = 0;
             double peak = 0;
             double live = 0;
+            final long warmStart = System.nanoTime();
+            int warmups = 0;
             for (int r = -warmupRuns; r < repeat; r++)
             {
                 System.gc();
@@ -115,6 +124,11 @@ public final class PerfCommand implements Callable<Integer>
                 final long threadCpu = threads.getCurrentThreadCpuTime() - c0;
                 if (r < 0)
                 {
+                    if (r == -1 && System.nanoTime() - warmStart < warmupMs * 1_000_000L && ++warmups < 10_000)
+                    {
+                        // warm up for longer: the last unmeasured run again
+                        r--;
+                    }
                     continue;
                 }
                 host[r] = wall;

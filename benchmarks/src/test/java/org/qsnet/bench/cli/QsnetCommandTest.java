@@ -244,6 +244,7 @@ class QsnetCommandTest
         assertRefused("--warmup-us -1.0 must be in 0..1000000", "traffic", "-n", "16", "--warmup-us", "-1");
         assertRefused("--nodes 5000 must be in 2..4096", "traffic", "-n", "5000");
         assertRefused("--repeat 0 must be in 1..100", "perf", "--repeat", "0");
+        assertRefused("--warmup-ms -1 must be in 0..600000", "perf", "--warmup-ms", "-1");
         assertRefused("--set pciMHz is a NIC parameter of the platform profile: it has no effect with --injection link",
             "traffic", "-n", "16", "--set", "pciMHz=33");
         assertRefused("--profile xeon-gc has no effect with --injection link", "congestion", "-n", "16", "--profile", "xeon-gc");
