@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * A traffic source's messages that wait for their first packet to be injected, first in first
- * out, as primitives: two {@code long}s per message in one growing ring, no object per message.
+ * out, as primitives: two {@code long}s per message in chunks of arrays, no object per message.
  *
  * <p>Why not a queue of objects: at offered loads beyond saturation the source queues grow for
  * the whole run (a 1024-node run at offered load 1.0 holds hundreds of thousands of waiting
@@ -12,7 +12,7 @@ import java.util.Arrays;
  * which cost about a tenth of the host time of such a run; as primitives in one array the
  * collector never looks inside. A message becomes an object only when its first packet goes.
  *
- * <p>Why two longs and not one per field: every add writes the ring's tail, which at these sizes
+ * <p>Why two longs and not one per field: every add writes the queue's tail, which at these sizes
  * is memory the cache no longer holds, so the bytes per message are the misses per message. What
  * need not be stored is not: a source numbers its messages one after the other, so a waiting
  * message's id is the first one's plus its place; its source is the owner, or, for the answer to
@@ -27,12 +27,23 @@ final class PendingMessages
     private static final long ANSWER = Long.MIN_VALUE;
 
     private final int owner;
-    private long[] ring = new long[FIELDS * 16];
-    /** Index (in entries) of the first message. */
-    private int head;
+    /**
+     * The messages, in chunks that are never copied: a ring of chunk references from the head's
+     * chunk to the tail's. Chunks double from 16 messages up to {@link #MAX_CHUNK}; a drained one is
+     * kept for the next that the tail needs.
+     */
+    private long[][] chunks = new long[8][];
+    private int headChunk;
+    private int tailChunk;
+    /** Entry of the first message in the head's chunk, and of the next add in the tail's. */
+    private int headPos;
+    private int tailPos;
     private int count;
+    private long[] spare;
     /** Id of the first message. */
     private long firstId;
+
+    private static final int MAX_CHUNK = 512;
 
     /**
      * @param owner the node whose source this is: the upper half of every message id, and the
@@ -41,6 +52,7 @@ final class PendingMessages
     PendingMessages(final int owner)
     {
         this.owner = owner;
+        chunks[0] = new long[FIELDS * 16];
     }
 
     boolean isEmpty()
@@ -82,29 +94,44 @@ final class PendingMessages
                 + " bytes queued at source " + owner + ": the source must be " + owner + " or, for a read's answer,"
                 + " the destination; nodes and sizes must not be negative");
         }
-        final int capacity = ring.length / FIELDS;
-        if (count == capacity)
+        long[] c = chunks[tailChunk];
+        if (FIELDS * tailPos == c.length)
         {
-            grow(capacity);
+            c = nextChunk(c.length);
         }
-        final int x = FIELDS * ((head + count) & (ring.length / FIELDS - 1));
-        final long[] r = ring;
-        r[x] = generatedNs;
-        r[x + 1] = (answer ? ANSWER : 0) | ((long)destination << 32) | ((long)bytes << 1) | (readRequest ? 1 : 0);
+        final int x = FIELDS * tailPos++;
+        c[x] = generatedNs;
+        c[x + 1] = (answer ? ANSWER : 0) | ((long)destination << 32) | ((long)bytes << 1) | (readRequest ? 1 : 0);
         count++;
     }
 
-    private void grow(final int capacity)
+    /** The tail's chunk is full: the next one (the spare, or a new one twice the size, up to the largest). */
+    private long[] nextChunk(final int fullLength)
     {
-        // unroll the ring so that the first message is at entry 0, then double it
-        final long[] bigger = new long[2 * ring.length];
-        final int first = FIELDS * head;
-        final int tail = ring.length - first;
-        System.arraycopy(ring, first, bigger, 0, tail);
-        System.arraycopy(ring, 0, bigger, tail, first);
-        ring = bigger;
-        head = 0;
-        assert count == capacity;
+        int next = (tailChunk + 1) & (chunks.length - 1);
+        if (next == headChunk)
+        {
+            // the ring of references is full: unroll it from the head's chunk, doubled
+            final int n = chunks.length;
+            final long[][] bigger = new long[2 * n][];
+            for (int i = 0; i < n; i++)
+            {
+                bigger[i] = chunks[(headChunk + i) & (n - 1)];
+            }
+            chunks = bigger;
+            headChunk = 0;
+            next = n;
+        }
+        long[] c = spare;
+        spare = null;
+        if (c == null)
+        {
+            c = new long[Math.min(FIELDS * MAX_CHUNK, 2 * fullLength)];
+        }
+        chunks[next] = c;
+        tailChunk = next;
+        tailPos = 0;
+        return c;
     }
 
     long firstId()
@@ -114,28 +141,28 @@ final class PendingMessages
 
     long firstGeneratedNs()
     {
-        return ring[FIELDS * head];
+        return chunks[headChunk][FIELDS * headPos];
     }
 
     int firstSource()
     {
-        final long w = ring[FIELDS * head + 1];
+        final long w = chunks[headChunk][FIELDS * headPos + 1];
         return w < 0 ? (int)((w >>> 32) & 0x7FFF_FFFF) : owner;
     }
 
     int firstDestination()
     {
-        return (int)((ring[FIELDS * head + 1] >>> 32) & 0x7FFF_FFFF);
+        return (int)((chunks[headChunk][FIELDS * headPos + 1] >>> 32) & 0x7FFF_FFFF);
     }
 
     int firstBytes()
     {
-        return (int)(ring[FIELDS * head + 1] >>> 1) & 0x7FFF_FFFF;
+        return (int)(chunks[headChunk][FIELDS * headPos + 1] >>> 1) & 0x7FFF_FFFF;
     }
 
     boolean firstReadRequest()
     {
-        return (ring[FIELDS * head + 1] & 1) != 0;
+        return (chunks[headChunk][FIELDS * headPos + 1] & 1) != 0;
     }
 
     void removeFirst()
@@ -144,15 +171,29 @@ final class PendingMessages
         {
             throw new IllegalStateException("no message pending");
         }
-        head = (head + 1) & (ring.length / FIELDS - 1);
+        headPos++;
         count--;
         firstId++;
+        if (count == 0)
+        {
+            // head and tail in one chunk: start it again
+            headPos = 0;
+            tailPos = 0;
+        }
+        else if (FIELDS * headPos == chunks[headChunk].length)
+        {
+            spare = chunks[headChunk];
+            chunks[headChunk] = null;
+            headChunk = (headChunk + 1) & (chunks.length - 1);
+            headPos = 0;
+        }
     }
 
     @Override
     public String toString()
     {
-        return "PendingMessages[" + owner + ": " + count + " of " + ring.length / FIELDS + ", first at " + head + "]"
-            + (count == 0 ? "" : " " + Arrays.toString(Arrays.copyOfRange(ring, FIELDS * head, FIELDS * head + FIELDS)));
+        return "PendingMessages[" + owner + ": " + count + " waiting, first " + Long.toHexString(firstId) + "]"
+            + (count == 0 ? "" : " " + Arrays.toString(Arrays.copyOfRange(chunks[headChunk], FIELDS * headPos,
+            FIELDS * headPos + FIELDS)));
     }
 }

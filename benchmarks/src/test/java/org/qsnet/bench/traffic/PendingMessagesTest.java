@@ -66,6 +66,41 @@ class PendingMessagesTest
     }
 
     @Test
+    void shouldHoldAQueueOfOneRunWithoutCopyingAndDrainItInOrder()
+    {
+        // a saturated source's whole run: hundreds of chunks, the ring of their references grown
+        // several times while the head drains behind the tail
+        final PendingMessages q = new PendingMessages(3);
+        long next = 3L << 32;
+        long first = next;
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < 100_000; i++)
+            {
+                q.add(next, next * 7, 3, (int)(next % 4096), (int)(next % 5000), (next & 1) == 0);
+                next++;
+                if (i % 3 == 0)
+                {
+                    assertEquals(first, q.firstId());
+                    assertEquals(first * 7, q.firstGeneratedNs());
+                    assertEquals((int)(first % 5000), q.firstBytes());
+                    q.removeFirst();
+                    first++;
+                }
+            }
+        }
+        while (!q.isEmpty())
+        {
+            assertEquals(first, q.firstId());
+            assertEquals((int)(first % 4096), q.firstDestination());
+            assertEquals((first & 1) == 0, q.firstReadRequest());
+            q.removeFirst();
+            first++;
+        }
+        assertEquals(next, first);
+    }
+
+    @Test
     void shouldRefuseWhatItCannotGiveBackByName()
     {
         final PendingMessages q = new PendingMessages(7);
