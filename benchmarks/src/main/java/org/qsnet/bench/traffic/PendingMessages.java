@@ -35,9 +35,17 @@ final class PendingMessages
     private long[][] chunks = new long[8][];
     private int headChunk;
     private int tailChunk;
-    /** Entry of the first message in the head's chunk, and of the next add in the tail's. */
-    private int headPos;
-    private int tailPos;
+    /**
+     * The head's and the tail's chunks themselves, their lengths, and where in them the first
+     * message and the next add are (in {@code long}s): an add or a read of the first message
+     * reads this object and the one line of its chunk, not the ring and a chunk's header too.
+     */
+    private long[] head;
+    private long[] tail;
+    private int headEnd;
+    private int tailEnd;
+    private int headAt;
+    private int tailAt;
     private int count;
     private long[] spare;
     /** Id of the first message. */
@@ -52,7 +60,8 @@ final class PendingMessages
     PendingMessages(final int owner)
     {
         this.owner = owner;
-        chunks[0] = new long[FIELDS * 16];
+        chunks[0] = head = tail = new long[FIELDS * 16];
+        headEnd = tailEnd = head.length;
     }
 
     boolean isEmpty()
@@ -94,19 +103,20 @@ final class PendingMessages
                 + " bytes queued at source " + owner + ": the source must be " + owner + " or, for a read's answer,"
                 + " the destination; nodes and sizes must not be negative");
         }
-        long[] c = chunks[tailChunk];
-        if (FIELDS * tailPos == c.length)
+        if (tailAt == tailEnd)
         {
-            c = nextChunk(c.length);
+            nextChunk();
         }
-        final int x = FIELDS * tailPos++;
+        final long[] c = tail;
+        final int x = tailAt;
+        tailAt = x + FIELDS;
         c[x] = generatedNs;
         c[x + 1] = (answer ? ANSWER : 0) | ((long)destination << 32) | ((long)bytes << 1) | (readRequest ? 1 : 0);
         count++;
     }
 
     /** The tail's chunk is full: the next one (the spare, or a new one twice the size, up to the largest). */
-    private long[] nextChunk(final int fullLength)
+    private void nextChunk()
     {
         int next = (tailChunk + 1) & (chunks.length - 1);
         if (next == headChunk)
@@ -126,12 +136,13 @@ final class PendingMessages
         spare = null;
         if (c == null)
         {
-            c = new long[Math.min(FIELDS * MAX_CHUNK, 2 * fullLength)];
+            c = new long[Math.min(FIELDS * MAX_CHUNK, 2 * tailEnd)];
         }
         chunks[next] = c;
         tailChunk = next;
-        tailPos = 0;
-        return c;
+        tail = c;
+        tailEnd = c.length;
+        tailAt = 0;
     }
 
     long firstId()
@@ -141,28 +152,28 @@ final class PendingMessages
 
     long firstGeneratedNs()
     {
-        return chunks[headChunk][FIELDS * headPos];
+        return head[headAt];
     }
 
     int firstSource()
     {
-        final long w = chunks[headChunk][FIELDS * headPos + 1];
+        final long w = head[headAt + 1];
         return w < 0 ? (int)((w >>> 32) & 0x7FFF_FFFF) : owner;
     }
 
     int firstDestination()
     {
-        return (int)((chunks[headChunk][FIELDS * headPos + 1] >>> 32) & 0x7FFF_FFFF);
+        return (int)((head[headAt + 1] >>> 32) & 0x7FFF_FFFF);
     }
 
     int firstBytes()
     {
-        return (int)(chunks[headChunk][FIELDS * headPos + 1] >>> 1) & 0x7FFF_FFFF;
+        return (int)(head[headAt + 1] >>> 1) & 0x7FFF_FFFF;
     }
 
     boolean firstReadRequest()
     {
-        return (chunks[headChunk][FIELDS * headPos + 1] & 1) != 0;
+        return (head[headAt + 1] & 1) != 0;
     }
 
     void removeFirst()
@@ -171,21 +182,23 @@ final class PendingMessages
         {
             throw new IllegalStateException("no message pending");
         }
-        headPos++;
+        headAt += FIELDS;
         count--;
         firstId++;
         if (count == 0)
         {
             // head and tail in one chunk: start it again
-            headPos = 0;
-            tailPos = 0;
+            headAt = 0;
+            tailAt = 0;
         }
-        else if (FIELDS * headPos == chunks[headChunk].length)
+        else if (headAt == headEnd)
         {
-            spare = chunks[headChunk];
+            spare = head;
             chunks[headChunk] = null;
             headChunk = (headChunk + 1) & (chunks.length - 1);
-            headPos = 0;
+            head = chunks[headChunk];
+            headEnd = head.length;
+            headAt = 0;
         }
     }
 
@@ -193,7 +206,6 @@ final class PendingMessages
     public String toString()
     {
         return "PendingMessages[" + owner + ": " + count + " waiting, first " + Long.toHexString(firstId) + "]"
-            + (count == 0 ? "" : " " + Arrays.toString(Arrays.copyOfRange(chunks[headChunk], FIELDS * headPos,
-            FIELDS * headPos + FIELDS)));
+            + (count == 0 ? "" : " " + Arrays.toString(Arrays.copyOfRange(head, headAt, headAt + FIELDS)));
     }
 }

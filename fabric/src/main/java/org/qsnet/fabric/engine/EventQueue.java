@@ -47,7 +47,13 @@ import java.util.Arrays;
  * bits, the pending events are renumbered {@code 0..size-1} in tie order, which leaves every
  * pairwise order (and so every heap) unchanged.
  *
- * <p>Why one class of about 750 lines: the levels (pool, bottom heap, sorted run, ring, overflow)
+ * <p>A bucket that becomes current is sorted once into the run: by origin in two byte-wide radix
+ * passes when it is 1 ns wide, listed in rank order and holds 24 events or more, otherwise by a
+ * quicksort (insertion sort when short). A run of 32 events or more is then touched
+ * ({@link EventHandler#touch()}) in one pass before its first event runs, so that the cache misses
+ * of its events overlap (at 4096 nodes about a fifth of the host time).
+ *
+ * <p>Why one class of about 950 lines: the levels (pool, bottom heap, sorted run, ring, overflow)
  * share one set of flat arrays and indices, and every add and poll crosses several of them. As
  * separate classes each crossing would be a field load and a call on the kernel's hottest path,
  * and their invariants (every event of a level earlier than every event of the next) could not be
