@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
         + "packet-hop, kernel events per host second, and heap: built (the fabric and its idle workload, after GC), peak during the run, live after it "
         + "(offered load 1.0 exceeds saturation, so source queues grow with the window). "
         + "Wall-clock figures: they vary by machine.",
-        "Each case runs --repeat times; the table gives the median."})
+        "Each case runs --repeat times; the table gives the median, and the fastest and slowest run's slowdown (slowdown_min, slowdown_max)."})
 public final class PerfCommand implements Callable<Integer>
 {
     @Option(names = "--nodes", split = ",", defaultValue = "64,1024,4096", description = "Network sizes. Default: ${DEFAULT-VALUE}.")
@@ -88,7 +88,7 @@ public final class PerfCommand implements Callable<Integer>
         t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("cpu_ms", "%.1f")
             .column("slowdown", "%.1f").column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
-            .column("live_heap_MB", "%.1f");
+            .column("live_heap_MB", "%.1f").column("slowdown_min", "%.1f").column("slowdown_max", "%.1f");
         final double[] px = new double[sizes.length];
         final double[] slowdown = new double[sizes.length];
         int pi = 0;
@@ -147,7 +147,8 @@ public final class PerfCommand implements Callable<Integer>
             Arrays.sort(cpu);
             final double med = host[repeat / 2];
             final double simNs = measureUs * 1000;
-            t.row(nodes, measureUs, med / 1e6, cpu[repeat / 2] / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), built, peak, live);
+            t.row(nodes, measureUs, med / 1e6, cpu[repeat / 2] / 1e6, med / simNs, packets, hops, med / hops, events / (med / 1e9), built, peak, live,
+                host[0] / simNs, host[repeat - 1] / simNs);
             px[pi] = nodes;
             slowdown[pi] = med / simNs;
             pi++;
