@@ -172,7 +172,7 @@ class EventQueueTest
         // byte-wide passes), several from one origin at one time; reserved events whose ties were
         // taken long before (a bucket's list is then not rank by rank: the comparison sort takes
         // it); and, in the second queue, origins at and above 2^16 (the comparison sort again)
-        for (final int origins : new int[] {3000, 70_000})
+        for (final int origins : new int[] {200, 3000, 70_000})
         {
             final EventQueue q = new EventQueue();
             final SplittableRandom rnd = new SplittableRandom(origins);
@@ -223,12 +223,10 @@ class EventQueueTest
         }
     }
 
-    @Test
-    void shouldTouchEveryEventOfALargeBucketBeforeTheFirstRunsAndNoneOfASmallOne()
+    /** A handler that counts its touches. */
+    private static EventHandler touchCounting(final int[] touches)
     {
-        final EventQueue q = new EventQueue();
-        final int[] touches = new int[1];
-        final EventHandler h = new EventHandler()
+        return new EventHandler()
         {
             @Override
             public void onEvent(final long timeNs)
@@ -241,12 +239,30 @@ class EventQueueTest
                 return ++touches[0];
             }
         };
-        // past the small-queue mode (a plain heap): 40 events first, at distinct times, untouched
+    }
+
+    /** 40 events at 100..139 ns first: past the small-queue mode (a plain heap), polled untouched. */
+    private static void fill(final EventQueue q, final long far)
+    {
         final EventHandler plain = t -> { };
         for (int i = 0; i < 40; i++)
         {
             q.add(100 + i, 9, i, plain);
         }
+        for (int i = 0; i < far; i++)
+        {
+            q.add(1_000_000 + i, 9, 100 + i, plain);
+        }
+    }
+
+    @Test
+    void shouldTouchEveryEventOfALargeBucketBeforeTheFirstRunsAndNoneOfASmallOne()
+    {
+        final EventQueue q = new EventQueue();
+        final int[] touches = new int[1];
+        final EventHandler h = touchCounting(touches);
+        // many events pending far ahead: the buckets at 500 and 700 ns are among many
+        fill(q, EventQueue.TOUCH_PENDING);
         for (int i = 0; i < EventQueue.TOUCH_MIN; i++)
         {
             q.add(500, i, 0, h);
@@ -272,6 +288,27 @@ class EventQueueTest
         q.poll();
         assertEquals(700, q.polledTimeNs);
         assertEquals(EventQueue.TOUCH_MIN, touches[0], "a bucket below TOUCH_MIN is not touched");
+    }
+
+    @Test
+    void shouldNotTouchALargeBucketWhenFewEventsArePending()
+    {
+        // few pending: their state is in the cache, the touch would only cost
+        final EventQueue q = new EventQueue();
+        final int[] touches = new int[1];
+        final EventHandler h = touchCounting(touches);
+        fill(q, 0);
+        for (int i = 0; i < EventQueue.TOUCH_MIN; i++)
+        {
+            q.add(500, i, 0, h);
+        }
+        assertTrue(q.size() < EventQueue.TOUCH_PENDING);
+        for (int i = 0; i < 40 + EventQueue.TOUCH_MIN; i++)
+        {
+            q.poll();
+        }
+        assertEquals(500, q.polledTimeNs);
+        assertEquals(0, touches[0]);
     }
 
     @Test
