@@ -49,9 +49,9 @@ import java.util.Arrays;
  *
  * <p>A bucket that becomes current is sorted once into the run: by origin in two byte-wide radix
  * passes when it is 1 ns wide, listed in rank order and holds 24 events or more, otherwise by a
- * quicksort (insertion sort when short). A run of 32 events or more is then touched
- * ({@link EventHandler#touch()}) in one pass before its first event runs, so that the cache misses
- * of its events overlap (at 4096 nodes about a fifth of the host time).
+ * quicksort (insertion sort when short). A run of 32 events or more, among 2048 or more pending,
+ * is then touched ({@link EventHandler#touch()}) in one pass before its first event runs, so that
+ * the cache misses of its events overlap (at 4096 nodes about a fifth of the host time).
  *
  * <p>Why one class of about 950 lines: the levels (pool, bottom heap, sorted run, ring, overflow)
  * share one set of flat arrays and indices, and every add and poll crosses several of them. As
