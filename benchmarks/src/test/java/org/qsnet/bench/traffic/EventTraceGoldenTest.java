@@ -80,4 +80,13 @@ class EventTraceGoldenTest
     {
         check(-4181631176106764932L, 114126L, -3858083673914766297L, 133443L, trace(Pattern.UNIFORM, 1024, 1.0, 10_000, false, 0));
     }
+
+    @Test
+    void shouldKeepTheEventTraceOfUniformTrafficAtSaturationOn4096Nodes()
+    {
+        // recorded (2026-11-25) with the code before the event queue's radix sort of 1 ns buckets and
+        // its touch pass over large buckets, and reproduced with them: this run goes through both
+        // (12,923 buckets sorted by radix; thousands of events pending, so large buckets are touched)
+        check(-6855250885760854541L, 902867L, -2152719093438450962L, 1065419L, trace(Pattern.UNIFORM, 4096, 1.0, 30_000, false, 0));
+    }
 }
