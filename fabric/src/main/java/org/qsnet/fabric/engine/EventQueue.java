@@ -412,7 +412,8 @@ final class EventQueue
         runHead = 0;
         long[] ru = run;
         // whether the list is newest first, rank by rank (no reserved or re-filed event in it), and
-        // every origin below 2^16: then two byte-wide passes sort a 1 ns bucket
+        // every origin below 2^16: then byte-wide radix passes sort a 1 ns bucket (one when every
+        // origin is below 256)
         long lastRank = Long.MAX_VALUE;
         long highOrigins = 0;
         boolean radix = shift == 0;

@@ -47,6 +47,11 @@ final class Head implements EventHandler
     @Override
     public int touch()
     {
+        if (via == null)
+        {
+            // not yet on a link (a header is scheduled only once it crosses one)
+            return 0;
+        }
         final Circuit c = circuit;
         final LinkOutput[] ls = c.links;
         int sum = c.count + ls.length + c.vcs.length + c.depths.length;
@@ -82,16 +87,10 @@ final class Head implements EventHandler
             return null;
         }
         final int tag = HeaderRouter.tag(p.route, tagIndex);
-        if (tag == HeaderRouter.TAG_UP_ANY)
-        {
-            return null;
-        }
-        if (tag >= HeaderRouter.TAG_UP0)
-        {
-            final int j = tag - HeaderRouter.TAG_UP0;
-            return s.upKeep == 0 ? null : s.up[j < s.upKeep ? j : j % s.upKeep];
-        }
-        return tag < s.down.length ? s.down[tag] : null;
+        // a touch must not throw: a tag the router would refuse reads nothing
+        final boolean named = tag == HeaderRouter.TAG_UP_ANY ? false
+            : tag >= HeaderRouter.TAG_UP0 ? s.upKeep > 0 : tag < s.down.length;
+        return named ? HeaderRouter.output(s, tag) : null;
     }
 
     @Override

@@ -214,21 +214,27 @@ final class HeaderRouter
             {
                 ascendAdaptive(h, s, now);
             }
-            else if (tag >= TAG_UP0)
-            {
-                // a thinned level: the destination digit's port may be out of service
-                final int j = tag - TAG_UP0;
-                request(h, s.up[j < s.upKeep ? j : j % s.upKeep], now);
-            }
             else
             {
-                request(h, s.down[tag], now);
+                request(h, output(s, tag), now);
             }
         }
         else
         {
             startBroadcastDescent(h, s, now);
         }
+    }
+
+    /** The output a fixed route tag names at {@code s}: a down port, or an up port of a deterministic ascent. */
+    static LinkOutput output(final EliteSwitch s, final int tag)
+    {
+        if (tag >= TAG_UP0)
+        {
+            // a thinned level: the destination digit's port may be out of service
+            final int j = tag - TAG_UP0;
+            return s.up[j < s.upKeep ? j : j % s.upKeep];
+        }
+        return s.down[tag];
     }
 
     private void ascendAdaptive(final Head h, final EliteSwitch s, final long now)
