@@ -53,7 +53,7 @@ import java.util.Arrays;
  * is then touched ({@link EventHandler#touch()}) in one pass before its first event runs, so that
  * the cache misses of its events overlap (at 4096 nodes about a fifth of the host time).
  *
- * <p>Why one class of about 950 lines: the levels (pool, bottom heap, sorted run, ring, overflow)
+ * <p>Why one class of about 1,000 lines: the levels (pool, bottom heap, sorted run, ring, overflow)
  * share one set of flat arrays and indices, and every add and poll crosses several of them. As
  * separate classes each crossing would be a field load and a call on the kernel's hottest path,
  * and their invariants (every event of a level earlier than every event of the next) could not be
