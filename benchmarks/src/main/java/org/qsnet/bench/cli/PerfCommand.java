@@ -46,8 +46,9 @@ public final class PerfCommand implements Callable<Integer>
     int warmupRuns;
 
     @Option(names = "--warmup-ms", defaultValue = "2000", description = "Without --partitions: the unmeasured runs go on "
-        + "(after --warmup-runs of them) until this much host time has passed, as JMH warms up by time: a 64-node run "
-        + "of 1000 us takes about 30 ms, and two of them leave the JIT still compiling. 0..600000. Default: ${DEFAULT-VALUE}.")
+        + "(after --warmup-runs of them; none with --warmup-runs 0) until this much host time has passed, as JMH warms up "
+        + "by time: a 64-node run of 1000 us takes about 30 ms, and two of them leave the JIT still compiling. 0..600000. "
+        + "Default: ${DEFAULT-VALUE}.")
     long warmupMs;
 
     @Option(names = "--partitions", split = ",", paramLabel = "N,...", description = "Instead: whole runs (10 us warm-up "
@@ -83,8 +84,8 @@ public final class PerfCommand implements Callable<Integer>
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
-            .fact("window", measureUs + " us simulated after 10 us warm-up; " + warmupRuns + " unmeasured runs first, and more"
-                + " until " + warmupMs + " ms of host time have passed");
+            .fact("window", measureUs + " us simulated after 10 us warm-up; " + (warmupRuns == 0 ? "no unmeasured runs"
+                : warmupRuns + " unmeasured runs first, and more until " + warmupMs + " ms of host time have passed"));
         t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("cpu_ms", "%.1f")
             .column("slowdown", "%.1f").column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
