@@ -15,6 +15,11 @@ final class Circuit implements EventHandler
 {
     final CircuitDelivery delivery;
     final Packet packet;
+    /**
+     * Not a broadcast: the circuit holds one link per depth, link {@code i} at depth {@code i + 1}
+     * (a header adds one link per hop), so a release finds its link without a search.
+     */
+    final boolean unicast;
     LinkOutput[] links;
     int[] vcs;
     int[] depths;
@@ -41,6 +46,7 @@ final class Circuit implements EventHandler
     {
         this.delivery = delivery;
         this.packet = packet;
+        this.unicast = !packet.isBroadcast();
         // sized for the packet's path so that a unicast circuit never grows
         this.links = new LinkOutput[capacity];
         this.vcs = new int[capacity];
@@ -74,23 +80,33 @@ final class Circuit implements EventHandler
             return packet.tagCount;
         }
         final int d = releaseDepth;
+        if (unicast)
+        {
+            return d <= count ? touchReleased(links[d - 1]) : 0;
+        }
         int sum = 0;
         for (int i = 0; i < count; i++)
         {
             if (depths[i] == d)
             {
-                final LinkOutput l = links[i];
-                sum += l.vcBusyMask + l.waitingHeads + l.body.length;
-                final EliteSwitch from = l.fromSwitch;
-                if (from != null)
-                {
-                    sum += from.upGroupHeads;
-                }
-                if (l.waitingHeads > 0)
-                {
-                    sum += (int)l.origin.peekSeq();
-                }
+                sum += touchReleased(links[i]);
             }
+        }
+        return sum;
+    }
+
+    /** What the release of a channel of {@code l} reads (a release no longer touches its bodies). */
+    private static int touchReleased(final LinkOutput l)
+    {
+        int sum = l.vcBusyMask + l.waitingHeads;
+        final EliteSwitch from = l.fromSwitch;
+        if (from != null)
+        {
+            sum += from.upGroupHeads;
+        }
+        if (l.waitingHeads > 0)
+        {
+            sum += (int)l.origin.peekSeq();
         }
         return sum;
     }

@@ -67,6 +67,7 @@ final class CircuitDelivery
             final int vc = c.vcs[i];
             l.body[2 * vc] = start;
             l.body[2 * vc + 1] = linkFreeNs;
+            l.bodyMask |= 1 << vc;
             l.bodyFreeAtNs = Math.max(l.bodyFreeAtNs, linkFreeNs);
             l.busyNs += bodyNs;
             l.bytes += p.wireBytes;
@@ -135,10 +136,11 @@ final class CircuitDelivery
                 // no body on this link ends after the header's arrival: no candidate here
                 continue;
             }
-            for (int vc = 0; vc < l.vcCount; vc++)
+            // the other circuits' bodies reserved on this link
+            for (int others = l.bodyMask & ~(1 << c.vcs[i]); others != 0; others &= others - 1)
             {
-                final long end = l.body[2 * vc + 1];
-                if (vc != c.vcs[i] && end > headNs && end < best && fits(c, end, bodyNs))
+                final long end = l.body[2 * Integer.numberOfTrailingZeros(others) + 1];
+                if (end > headNs && end < best && fits(c, end, bodyNs))
                 {
                     best = end;
                 }
@@ -159,12 +161,12 @@ final class CircuitDelivery
                 // every body reserved on this link ends by then (bodyFreeAtNs is the latest end)
                 continue;
             }
-            for (int vc = 0; vc < l.vcCount; vc++)
+            // the other circuits' bodies reserved on this link
+            for (int others = l.bodyMask & ~(1 << c.vcs[i]); others != 0; others &= others - 1)
             {
+                final int vc = Integer.numberOfTrailingZeros(others);
                 final long[] b = l.body;
-                final long bodyStart = b[2 * vc];
-                final long bodyEnd = b[2 * vc + 1];
-                if (vc != c.vcs[i] && bodyEnd > bodyStart && start < bodyEnd && end > bodyStart)
+                if (start < b[2 * vc + 1] && end > b[2 * vc])
                 {
                     return false;
                 }
@@ -311,29 +313,43 @@ final class CircuitDelivery
         }
     }
 
+    private void release(final Circuit c, final int i, final long now)
+    {
+        final LinkOutput l = c.links[i];
+        if (l.fromNode >= 0 && !isLocal(l.fromNode))
+        {
+            // a replica's copy of another partition's node link: its owner arbitrates
+            l.releaseVc(c.vcs[i]);
+        }
+        else
+        {
+            router.releaseVc(l, c.vcs[i], now);
+        }
+    }
+
     void releaseDepth(final Circuit c, final long now)
     {
         final int d = c.releaseDepth;
         boolean more = false;
-        for (int i = 0; i < c.count; i++)
+        if (c.unicast)
         {
-            final int depth = c.depths[i];
-            if (depth == d)
+            // link d - 1 is the one at depth d (Circuit.unicast)
+            release(c, d - 1, now);
+            more = d < c.count;
+        }
+        else
+        {
+            for (int i = 0; i < c.count; i++)
             {
-                final LinkOutput l = c.links[i];
-                if (l.fromNode >= 0 && !isLocal(l.fromNode))
+                final int depth = c.depths[i];
+                if (depth == d)
                 {
-                    // a replica's copy of another partition's node link: its owner arbitrates
-                    l.releaseVc(c.vcs[i]);
+                    release(c, i, now);
                 }
-                else
+                else if (depth > d)
                 {
-                    router.releaseVc(l, c.vcs[i], now);
+                    more = true;
                 }
-            }
-            else if (depth > d)
-            {
-                more = true;
             }
         }
         if (more)
