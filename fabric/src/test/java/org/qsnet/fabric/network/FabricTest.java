@@ -162,6 +162,36 @@ class FabricTest
     }
 
     @Test
+    void shouldEndABodysReservationWhenItsCircuitReleasesTheChannel()
+    {
+        // a gap after each body (1 us) longer than an acknowledgement's way back, so that a body's
+        // reservation of node 1's link, [start, tail + 1000), still runs when its circuit releases
+        // the link. z takes channel 0 and streams at 75; y, sent 10 ns later, takes channel 1 and
+        // waits for z's reservation: [2020, 2965 + 1000). Both circuits are released by 3200, when x
+        // is sent; x takes channel 0 and streams as soon as its header arrives, at 3275: y's
+        // released reservation on channel 1 holds nothing (else x would wait until 3965)
+        final FabricConfig e = FabricConfig.elite(1);
+        final FabricConfig config = new FabricConfig(e.k(), e.dim(), e.linkPsPerByte(), e.wireDelayNs(),
+            e.switchDelayNs(), e.virtualChannels(), e.maxPayloadBytes(), e.packetOverheadBytes(), 1000,
+            e.ackTurnaroundNs(), e.adaptiveAscent(), e.agingNs(), e.crcErrorRate(), e.seed(), e.analyticTiming());
+        final Kernel k = new Kernel();
+        final Fabric f = new Fabric(k, config);
+        attachAll(f);
+        final Packet z = Packet.unicast(0, 1, 320);
+        final Packet y = Packet.unicast(3, 1, 320);
+        final Packet x = Packet.unicast(2, 1, 320);
+        f.port(0).inject(z);
+        f.nodeOrigin(3).schedule(10, t -> f.port(3).inject(y));
+        f.nodeOrigin(2).schedule(3200, t -> f.port(2).inject(x));
+        k.run();
+        assertEquals(1020, z.tailNs());
+        assertEquals(2020 + 945, y.tailNs());
+        assertTrue(y.ackNs() + 55 < 3200, "y's circuit is released before x is sent: ack at " + y.ackNs());
+        assertEquals(3275, x.headNs());
+        assertEquals(3275 + 945, x.tailNs());
+    }
+
+    @Test
     void shouldSpreadAdaptiveAscentOverUpLinksWhereDeterministicAscentCollides()
     {
         for (final boolean adaptive : new boolean[] {true, false})
