@@ -836,13 +836,15 @@ public final class Prun
             throw Session.explained(e.getMessage(), all ? merge(sessions, reports) : e.report(), e);
         }
         final RunReport merged = merge(sessions, reports);
-        // the network (and its CRC count) is replicated in every partition; each NIC lives in one
+        // the network (and its CRC count) is replicated in every partition, unless analytic timing
+        // splits it (Fabric.countsWholeNetwork); each NIC lives in one
         org.qsnet.fabric.machine.LinkErrorStats errors = sessions[0].machine().linkErrorStats();
+        final boolean whole = sessions[0].machine().fabric().countsWholeNetwork();
         for (int p = 1; p < partitions; p++)
         {
             final org.qsnet.fabric.machine.LinkErrorStats e = sessions[p].machine().linkErrorStats();
-            errors = new org.qsnet.fabric.machine.LinkErrorStats(errors.crcRetries(), errors.outOfOrderRefusals()
-                + e.outOfOrderRefusals(), errors.duplicatesDiscarded() + e.duplicatesDiscarded());
+            errors = new org.qsnet.fabric.machine.LinkErrorStats(errors.crcRetries() + (whole ? 0 : e.crcRetries()),
+                errors.outOfOrderRefusals() + e.outOfOrderRefusals(), errors.duplicatesDiscarded() + e.duplicatesDiscarded());
         }
         return new PartitionedResult(merged, merged.traceHash(), merged.eventCount(), sessions[0].partitionDriver().windows(),
             errors);
@@ -1018,6 +1020,7 @@ public final class Prun
         long crc = 0;
         long refused = 0;
         long duplicates = 0;
+        final boolean whole = s.machine().fabric().countsWholeNetwork();
         for (int p = 0; p < all.length; p++)
         {
             try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(all[p])))
@@ -1026,8 +1029,9 @@ public final class Prun
                 events += in.readLong();
                 end = Math.max(end, in.readLong());
                 final long partitionCrc = in.readLong();
-                // the network (and its CRC count) is replicated in every partition; each NIC lives in one
-                crc = p == 0 ? partitionCrc : crc;
+                // the network (and its CRC count) is replicated in every partition, unless analytic
+                // timing splits it (Fabric.countsWholeNetwork); each NIC lives in one
+                crc = whole ? (p == 0 ? partitionCrc : crc) : crc + partitionCrc;
                 refused += in.readLong();
                 duplicates += in.readLong();
                 final int n = in.readInt();

@@ -57,6 +57,11 @@ public final class PerfCommand implements Callable<Integer>
         + "first's.")
     int[] partitions;
 
+    @Option(names = "--timing", defaultValue = "exact", description = "exact (the wormhole model) or analytic (LogGP-style "
+        + "formula, no contention: the functional mode, which partitions without replicating the network). Default: "
+        + "${DEFAULT-VALUE}.")
+    String timing;
+
     @Option(names = "--repeat", defaultValue = "3", description = "Runs per case, 1..100. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
@@ -76,6 +81,7 @@ public final class PerfCommand implements Callable<Integer>
         QsnetException.require(repeat >= 1 && repeat <= 100, "--repeat", repeat, "must be in 1..100");
         QsnetException.require(warmupMs >= 0 && warmupMs <= 600_000, "--warmup-ms", warmupMs, "must be in 0..600000");
         output.check();
+        FabricOptions.analytic(timing);
         if (partitions != null)
         {
             return partitioned();
@@ -86,6 +92,10 @@ public final class PerfCommand implements Callable<Integer>
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
             .fact("window", measureUs + " us simulated after 10 us warm-up; " + (warmupRuns == 0 ? "no unmeasured runs"
                 : warmupRuns + " unmeasured runs first, and more until " + warmupMs + " ms of host time have passed"));
+        if (FabricOptions.analytic(timing))
+        {
+            t.fact("timing", FabricOptions.ANALYTIC_LABEL);
+        }
         t.column("nodes", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f").column("cpu_ms", "%.1f")
             .column("slowdown", "%.1f").column("packets", "%d").column("packet_hops", "%d").column("ns_per_hop", "%.1f")
             .column("events_per_s", "%.3g").column("built_heap_MB", "%.1f").column("peak_heap_MB", "%.1f")
@@ -110,7 +120,7 @@ public final class PerfCommand implements Callable<Integer>
             {
                 System.gc();
                 resetPeaks();
-                final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, FabricConfig.elite(TrafficSpec.dimFor(nodes)),
+                final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, fabric(nodes),
                     320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
                 final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
                 System.gc();
@@ -174,6 +184,10 @@ public final class PerfCommand implements Callable<Integer>
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
             .fact("run", "10 us warm-up + " + measureUs + " us simulated; partitions are threads of this JVM joined by the "
                 + "in-JVM transport; " + warmupRuns + " unmeasured runs first");
+        if (FabricOptions.analytic(timing))
+        {
+            t.fact("timing", FabricOptions.ANALYTIC_LABEL);
+        }
         t.column("nodes", "%d").column("partitions", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f")
             .column("host_us_per_sim_us", "%.1f").column("windows", "%d").column("windows_per_s", "%.3g")
             .column("same_result", "%s");
@@ -189,7 +203,7 @@ public final class PerfCommand implements Callable<Integer>
                 for (int r = -warmupRuns; r < repeat; r++)
                 {
                     final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes,
-                        FabricConfig.elite(TrafficSpec.dimFor(nodes)), 320, false, true, 10_000, Math.round(measureUs * 1000),
+                        fabric(nodes), 320, false, true, 10_000, Math.round(measureUs * 1000),
                         0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
                     System.gc();
                     final long t0 = System.nanoTime();
@@ -215,6 +229,11 @@ public final class PerfCommand implements Callable<Integer>
         }
         output.emit(t, System.out);
         return 0;
+    }
+
+    private FabricConfig fabric(final int nodes)
+    {
+        return FabricConfig.elite(TrafficSpec.dimFor(nodes)).withAnalyticTiming(FabricOptions.analytic(timing));
     }
 
     private static List<MemoryPoolMXBean> heapPools()

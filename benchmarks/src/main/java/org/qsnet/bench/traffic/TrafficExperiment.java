@@ -579,6 +579,8 @@ public final class TrafficExperiment
         long latencySumNs;
         long refused;
         long duplicates;
+        /** The CRC retries this partition's network counted (all of them unless analytic timing splits it). */
+        long crcErrors;
         long traceSum;
         long tracedEvents;
 
@@ -612,6 +614,7 @@ public final class TrafficExperiment
                 c.refused = s.outOfOrderRefusals();
                 c.duplicates = s.duplicatesDiscarded();
             }
+            c.crcErrors = e.fabric.crcErrors();
             c.traceSum = e.kernel.traceSum();
             c.tracedEvents = e.kernel.tracedEvents();
             return c;
@@ -620,7 +623,7 @@ public final class TrafficExperiment
         byte[] encode()
         {
             final int n = acceptedBytes.length;
-            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (5 * n + 4 + 6));
+            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (5 * n + 4 + 7));
             for (final long[] a : new long[][] {acceptedBytes, ownMessages, ownLatencySumNs, nodeLinkWaitNs, nodeLinkWaits, jobBytes, jobGeneratedBytes})
             {
                 for (final long v : a)
@@ -628,13 +631,13 @@ public final class TrafficExperiment
                     b.putLong(v);
                 }
             }
-            b.putLong(messages).putLong(latencySumNs).putLong(refused).putLong(duplicates).putLong(traceSum).putLong(tracedEvents);
+            b.putLong(messages).putLong(latencySumNs).putLong(refused).putLong(duplicates).putLong(crcErrors).putLong(traceSum).putLong(tracedEvents);
             return b.array();
         }
 
         static Counts decode(final byte[] bytes, final int nodes)
         {
-            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (5 * nodes + 4 + 6), "partition result", bytes.length + " bytes",
+            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (5 * nodes + 4 + 7), "partition result", bytes.length + " bytes",
                 "must hold the counts of " + nodes + " nodes");
             final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
             final Counts c = new Counts(nodes);
@@ -649,6 +652,7 @@ public final class TrafficExperiment
             c.latencySumNs = b.getLong();
             c.refused = b.getLong();
             c.duplicates = b.getLong();
+            c.crcErrors = b.getLong();
             c.traceSum = b.getLong();
             c.tracedEvents = b.getLong();
             return c;
@@ -724,22 +728,25 @@ public final class TrafficExperiment
 
     /**
      * The link errors of a run: the CRC retries every partition's replica of the network counts
-     * alike, and the NICs' refusals and discarded duplicates, each counted by its node's partition.
+     * alike (with analytic timing, each partition its share: summed), and the NICs' refusals and
+     * discarded duplicates, each counted by its node's partition.
      */
     private static org.qsnet.fabric.machine.LinkErrorStats linkErrors(final TrafficExperiment e0, final List<Counts> parts)
     {
-        if (e0.machine == null)
-        {
-            return new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), 0, 0);
-        }
+        long crc = 0;
         long refused = 0;
         long duplicates = 0;
         for (final Counts c : parts)
         {
+            crc += c.crcErrors;
             refused += c.refused;
             duplicates += c.duplicates;
         }
-        return new org.qsnet.fabric.machine.LinkErrorStats(e0.fabric.crcErrors(), refused, duplicates);
+        if (e0.fabric.countsWholeNetwork())
+        {
+            crc = e0.fabric.crcErrors();
+        }
+        return new org.qsnet.fabric.machine.LinkErrorStats(crc, refused, e0.machine == null ? 0 : duplicates);
     }
 
     private static final int CONTEXT = 0x400;

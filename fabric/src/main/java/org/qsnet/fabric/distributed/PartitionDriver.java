@@ -177,10 +177,15 @@ public final class PartitionDriver
 
     private RunReport runWindows(final long endNs)
     {
+        final long failureDelay = kernel.failureEndDelayNs();
+        if (failureDelay >= remote.minLookaheadNs())
+        {
+            // every partition ends a failed run at the same instant only if it lies past the window
+            remote.capLookahead(failureDelay);
+        }
         final long lookahead = remote.lookaheadNs();
         final long watchdogNs = kernel.context().watchdogNs();
         final long started = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
-        final long failureDelay = kernel.failureEndDelayNs();
         if (failureDelay >= 0 && failureDelay < lookahead)
         {
             throw new QsnetException("the run's end after a failed process (" + failureDelay + " ns) must be at least the"

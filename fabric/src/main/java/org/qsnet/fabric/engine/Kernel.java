@@ -426,6 +426,26 @@ public final class Kernel
         queue.add(timeNs, origin.id(), origin.nextSeq(), handler);
     }
 
+    /**
+     * Takes the key that {@link #schedule} would give an event of {@code origin} at {@code timeNs},
+     * for an event another partition runs alone (it is shipped there under that key, as a
+     * {@link TracedHere}, which that partition counts when it runs): the origin's sequence advances
+     * as if it had been scheduled here.
+     */
+    long scheduleElsewhere(final Origin origin, final long timeNs)
+    {
+        if (origin.heldCount > 0)
+        {
+            origin.catchUp();
+        }
+        if (timeNs <= nowNs)
+        {
+            throw new QsnetException("event time " + timeNs + " ns of " + origin + " for another partition is not after"
+                + " now (" + nowNs + " ns)");
+        }
+        return origin.nextSeq();
+    }
+
     void reserve(final Origin origin, final Reservation r, final long timeNs, final EventHandler handler)
     {
         if (r.origin() != origin)
@@ -935,7 +955,8 @@ public final class Kernel
             final int origin = q.polledOrigin;
             // a process's resumption is hand-off bookkeeping, not a model event: a partition of a
             // distributed run resumes a process at its window's end where one JVM would let it run on
-            if (!(handler instanceof SimProcess.Resume) && (traced == null || traced.test(origin)))
+            if (!(handler instanceof SimProcess.Resume)
+                && (traced == null || traced.test(origin) || handler instanceof TracedHere))
             {
                 traceSum += mix(timeNs, origin, q.polledSeq);
                 tracedEvents++;

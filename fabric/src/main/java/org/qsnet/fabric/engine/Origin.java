@@ -47,6 +47,39 @@ public final class Origin
     }
 
     /**
+     * For a partitioned run: takes the key an event of this origin at {@code timeNs} would get from
+     * {@link #schedule(long, EventHandler)} now, for an event that only another partition runs
+     * (its owner ships it there under this key, as a {@link TracedHere}: that partition counts it
+     * in its {@link Kernel#traceSum()} if it runs it, so the digest summed over the partitions is
+     * the one-JVM run's).
+     *
+     * @param timeNs absolute simulated time, after {@link Kernel#nowNs()}.
+     * @return the event's sequence number at this origin.
+     */
+    public long scheduleElsewhere(final long timeNs)
+    {
+        return kernel.scheduleElsewhere(this, timeNs);
+    }
+
+    /**
+     * Takes the sequence number the next event of this origin gets, for an event whose time is
+     * known only later (a partitioned run's broadcast acknowledgement, timed once every recipient
+     * answered); it is then put in the queue under that key with
+     * {@link Kernel#scheduleRemote(int, long, long, EventHandler)}. Events scheduled in between
+     * order after it at equal times, as if it had been scheduled now.
+     *
+     * @return the sequence number taken.
+     */
+    public long reserveSeq()
+    {
+        if (heldCount > 0)
+        {
+            catchUp();
+        }
+        return nextSeq();
+    }
+
+    /**
      * Schedules an event of this origin whose instant is probed: whether the whole run had nothing
      * else pending there, and the process resumptions it had seen ({@link QuiescenceProbe}; in a
      * partitioned run the other partitions' answers arrive at the end of that event's window, so

@@ -51,6 +51,11 @@ public final class Machine
             (profile.interruptNs() + profile.driverNs()) + " ns", "must be at least the wire delay ("
             + profile.fabric().wireDelayNs() + " ns) in a partitioned run: a queued DMA the driver restarts retries after"
             + " them, announced to the other partitions at least the lookahead ahead");
+        if (partitioning != null && partitioning.isDistributed())
+        {
+            // the NICs' retries are probed by every partition: a window may be no longer than their lead
+            fabric.remote().capLookahead(Math.min(profile.queueRetryNs() / 8, profile.interruptNs() + profile.driverNs()));
+        }
         this.nics = new Elan3Nic[fabric.topology().nodeCount()];
         final Partitioning part = fabric.partitioning();
         for (int i = 0; i < nics.length; i++)

@@ -26,6 +26,19 @@ final class CircuitDelivery
     private final long hopNs;
     /** Whether the run has several partitions (read on every packet: a field, not a chain of calls). */
     private final boolean distributed;
+    /**
+     * Analytic timing in several partitions: no network is replicated, so a unicast's tail runs only
+     * where its destination lives and the counters here are this partition's share (see
+     * {@link #analytic}).
+     */
+    private final boolean analyticSplit;
+    /**
+     * Analytic timing: a broadcast's CRC check at each recipient draws from a hash of the packet's
+     * key, its attempt and the recipient, the same in every partition that runs the tail (the
+     * recipients' own streams advance only where they live, and a partition runs only the
+     * broadcasts that reach it).
+     */
+    private final long broadcastCrcSeed;
     long deliveredPackets;
     long deliveredPayloadBytes;
     long crcErrors;
@@ -44,6 +57,8 @@ final class CircuitDelivery
         this.nodeOrigins = nodeOrigins;
         this.hopNs = hopNs;
         this.distributed = remote.distributed();
+        this.analyticSplit = distributed && config.analyticTiming();
+        this.broadcastCrcSeed = config.seed() ^ 0xB40ADCA57L;
     }
 
     private boolean isLocal(final int node)
@@ -96,6 +111,10 @@ final class CircuitDelivery
      *   start = max(now, source link free);  head = start + links x wire + (links - 1) x switch
      *   tail  = head + serialisation(payload + 58 B);  ack = tail + turnaround + the same latency back
      * </pre>
+     * The tail is an event of the source node's origin (the node link's). In a partitioned run it
+     * is shipped to the destination's partition alone, which runs it (a broadcast's to every
+     * partition, each delivering to its own recipients); nothing else of the network is
+     * replicated, so each partition does only its own nodes' share of the work.
      */
     void analytic(final Circuit c, final LinkOutput out, final long now)
     {
@@ -106,12 +125,44 @@ final class CircuitDelivery
         out.busyNs += bodyNs;
         out.bytes += p.wireBytes;
         out.packets++;
-        c.pathLinks = p.tagCount + 1 + (p.isBroadcast() ? p.tagCount + 1 : 0);
+        c.pathLinks = analyticPathLinks(p);
         final long head = start + fabric.pathLatencyNs(c.pathLinks);
         final long tail = head + bodyNs;
         p.times(head, tail);
         c.phase = Circuit.TAIL;
-        nodeOrigins[p.isBroadcast() ? p.source() : p.destination()].schedule(tail, c);
+        final Origin o = out.origin;
+        final boolean broadcast = p.isBroadcast();
+        if (!distributed || (broadcast ? remote.sameOwner(p.source(), p.broadcastFirst(), p.broadcastLast())
+            : isLocal(p.destination())))
+        {
+            o.schedule(tail, c);
+        }
+        else if (broadcast)
+        {
+            o.catchUp();
+            remote.shipAnalytic(c, o.id(), o.peekSeq(), tail);
+            o.schedule(tail, c);
+        }
+        else
+        {
+            remote.shipAnalytic(c, o.id(), o.scheduleElsewhere(tail), tail);
+        }
+    }
+
+    /** A uniform double in [0, 1) from the key of a broadcast's attempt at a recipient (SplitMix64's finaliser). */
+    private double hashedUniform(final long key, final int attempt, final int node)
+    {
+        long z = broadcastCrcSeed + key * 0x9E3779B97F4A7C15L + ((long)attempt << 32 | node) * 0xC2B2AE3D27D4EB4FL;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z ^= z >>> 31;
+        return (z >>> 11) * 0x1.0p-53;
+    }
+
+    /** The links an analytic packet's path crosses: up and down to the destination, or a broadcast's up and down to every recipient. */
+    static int analyticPathLinks(final Packet p)
+    {
+        return p.tagCount + 1 + (p.isBroadcast() ? p.tagCount + 1 : 0);
     }
 
     /**
@@ -186,24 +237,33 @@ final class CircuitDelivery
         {
             // every recipient checks the CRC before any of them commits the data: a broadcast is
             // delivered only if all acknowledge positively
+            final boolean hashed = broadcast && config.analyticTiming();
             for (int node = first; node <= last; node++)
             {
-                if (crcRandom[node].nextDouble() < rate)
+                if ((hashed ? hashedUniform(p.key(), c.attempt, node) : crcRandom[node].nextDouble()) < rate)
                 {
                     c.nack = true;
                 }
             }
         }
-        final boolean deferred = broadcast && distributed;
+        // analytic timing: a broadcast whose recipients all live with its source involves no other
+        // partition (every partition that runs the tail must decide this alike)
+        final boolean deferred = broadcast && distributed && !(analyticSplit && remote.sameOwner(p.source(), first, last));
         if (deferred)
         {
             // the recipients' answers are combined at the end of the window (RemoteCircuits)
-            remote.broadcastTail(c, now, c.nack);
+            // analytic timing: some broadcasts of this first recipient are acknowledged at their tail
+            // (those within one partition), so the others take their key there too, in tail order
+            remote.broadcastTail(c, now, c.nack, analyticSplit ? broadcastAckOrigins[first].reserveSeq() : -1);
         }
         long turnaround = config.ackTurnaroundNs();
         if (c.nack)
         {
-            crcErrors++;
+            // split analytic runs count a broadcast's error where its source lives (every partition runs its tail)
+            if (!analyticSplit || !broadcast || isLocal(p.source()))
+            {
+                crcErrors++;
+            }
         }
         else
         {
@@ -229,8 +289,11 @@ final class CircuitDelivery
                         remote.broadcastPart(p, node, t);
                     }
                 }
-                deliveredPackets++;
-                deliveredPayloadBytes += p.payloadBytes();
+                if (!analyticSplit || isLocal(node))
+                {
+                    deliveredPackets++;
+                    deliveredPayloadBytes += p.payloadBytes();
+                }
             }
             if (!deferred)
             {
@@ -250,7 +313,14 @@ final class CircuitDelivery
             final long ackAt = now + turnaround + fabric.pathLatencyNs(maxDepth(c));
             c.phase = Circuit.ACK;
             final Origin o = nodeOrigins[first];
-            if (distributed)
+            if (analyticSplit && !isLocal(p.source()))
+            {
+                // analytic timing: only the source's partition runs the ack (nothing of the
+                // circuit is held here: the tail's packet is this partition's copy alone)
+                remote.shipAck(c, o.id(), o.scheduleElsewhere(ackAt), ackAt);
+                return;
+            }
+            if (distributed && !analyticSplit)
             {
                 remote.shipAck(c, o.id(), o.peekSeq(), ackAt);
             }
@@ -279,6 +349,14 @@ final class CircuitDelivery
     long broadcastAckLowerBoundNs(final Circuit c, final long tailNs)
     {
         return tailNs + fabric.pathLatencyNs(maxDepth(c));
+    }
+
+    /** As {@link #scheduleBroadcastAck(Circuit, long, long)}, under the sequence number taken at the tail. */
+    void scheduleBroadcastAck(final Circuit c, final long tailNs, final long turnaroundNs, final long seq)
+    {
+        final long ackAt = tailNs + turnaroundNs + fabric.pathLatencyNs(maxDepth(c));
+        c.phase = Circuit.ACK;
+        fabric.kernel().scheduleRemote(broadcastAckOrigins[c.packet.broadcastFirst()].id(), ackAt, seq, c);
     }
 
     void scheduleBroadcastAck(final Circuit c, final long tailNs, final long turnaroundNs)

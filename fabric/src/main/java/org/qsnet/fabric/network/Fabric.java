@@ -150,8 +150,6 @@ public final class Fabric
             this.partitioning.nodeCount(), "must equal the fabric's " + nodes + " nodes");
         QsnetException.require(!this.partitioning.isDistributed() || wire > 0, "wireDelayNs", wire,
             "must be at least 1 ns in a partitioned run (it is the lookahead)");
-        QsnetException.require(!this.partitioning.isDistributed() || !config.analyticTiming(), "partitions",
-            this.partitioning.count(), "must be 1 with analytic timing (partitioned runs use the exact model)");
         remote = new RemoteCircuits(kernel, this.partitioning, config, topology, nodeOut);
         router = new HeaderRouter(kernel, config, topology, nodeOut, switchOrigins);
         delivery = new CircuitDelivery(this, config, router, endpoints, crcRandom, nodeOrigins, broadcastAckOrigins,
@@ -389,6 +387,20 @@ public final class Fabric
     public long statsSinceNs()
     {
         return statsSinceNs;
+    }
+
+    /**
+     * Whether this partition's counters ({@link #deliveredPackets()}, {@link #crcErrors()}, the
+     * switches' hops) hold the whole run's, as in one JVM and in a partitioned run of the exact
+     * model (every partition replicates the network), or only this partition's share, to be summed
+     * over the partitions (a partitioned run with analytic timing: deliveries and CRC errors where
+     * the recipient, a broadcast's error where the source, lives; no switch hops).
+     *
+     * @return true unless the run is partitioned with analytic timing.
+     */
+    public boolean countsWholeNetwork()
+    {
+        return !partitioning.isDistributed() || !config.analyticTiming();
     }
 
     /**

@@ -59,6 +59,11 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     static final byte PROBE = 6;
     /** A partition's answer to a probe, for the partition that owns it. */
     static final byte ANSWER = 7;
+    /**
+     * Analytic timing: a packet's tail, scheduled by its source's owner under the source's origin
+     * and run only where a recipient lives (a broadcast's: everywhere); it carries what HEAD does.
+     */
+    static final byte ANALYTIC = 8;
 
     private final Kernel kernel;
     private final Partitioning partitioning;
@@ -66,6 +71,12 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     private final Topology topology;
     private final int switchCount;
     private final LinkOutput[] nodeOut;
+    /** Analytic timing: no replicated network; an ack crosses only to its source's partition. */
+    private final boolean analytic;
+    /** With analytic timing, the least latency of a path across partitions (else the wire delay). */
+    private final long analyticLookaheadNs;
+    /** A bound on the lookahead set by the layers above ({@link #capLookahead(long)}). */
+    private long lookaheadCapNs = Long.MAX_VALUE;
     private HeaderRouter router;
     private CircuitDelivery delivery;
     private PacketCodec codec = PacketCodec.NONE;
@@ -92,6 +103,27 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         this.topology = topology;
         this.switchCount = topology.switchCount();
         this.nodeOut = nodeOut;
+        this.analytic = config.analyticTiming();
+        this.analyticLookaheadNs = analytic && partitioning.isDistributed() ? crossingLatencyNs(partitioning, topology, config)
+            : config.wireDelayNs();
+    }
+
+    /**
+     * The least latency of a path between nodes of two partitions: up to their nearest common
+     * ancestor and down, {@code 2 x level} links. Partitions hold contiguous blocks of nodes, and
+     * a pair across a boundary is no closer than the two nodes on either side of it.
+     */
+    private static long crossingLatencyNs(final Partitioning partitioning, final Topology topology,
+        final FabricConfig config)
+    {
+        int level = Integer.MAX_VALUE;
+        for (int p = 1; p < partitioning.count(); p++)
+        {
+            final int first = partitioning.firstNode(p);
+            level = Math.min(level, topology.ncaLevel(first - 1, first));
+        }
+        final int links = 2 * level;
+        return links * config.wireDelayNs() + (links - 1) * config.switchDelayNs();
     }
 
     void connect(final HeaderRouter headerRouter, final CircuitDelivery circuitDelivery)
@@ -110,13 +142,40 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
 
     /**
      * The lookahead: no event this partition ships lies less than this past the time it was
-     * scheduled at, so windows of this length can run in parallel.
+     * scheduled at, so windows of this length can run in parallel. In the exact model a header
+     * entering the network is shipped a wire delay ahead. With analytic timing only a packet's tail
+     * and its acknowledgement cross, each at least a path's latency after it is scheduled, and a
+     * path between two partitions climbs to their nearest common ancestor: at 1024 nodes in 2
+     * partitions 10 links and 9 Elites, 515 ns; bounded by {@link #capLookahead(long)}.
      *
-     * @return the node link's wire delay, ns.
+     * @return the lookahead, ns.
      */
     public long lookaheadNs()
     {
+        return analytic ? Math.min(analyticLookaheadNs, lookaheadCapNs) : config.wireDelayNs();
+    }
+
+    /**
+     * @return the least lookahead a run may have: the node link's wire delay (the exact model's).
+     */
+    public long minLookaheadNs()
+    {
         return config.wireDelayNs();
+    }
+
+    /**
+     * Bounds the lookahead, for a layer above whose own events cross partitions, or must be
+     * answered by every partition, sooner than a path's latency (the NIC model's retry probes, the
+     * end of a run after a failed process). It never goes below the wire delay, which the exact
+     * model uses and whose bounds those layers check. Call before the run.
+     *
+     * @param ns the least lead those events have, at least the wire delay.
+     */
+    public void capLookahead(final long ns)
+    {
+        QsnetException.require(ns >= config.wireDelayNs(), "lookahead cap", ns + " ns",
+            "must be at least the wire delay (" + config.wireDelayNs() + " ns)");
+        lookaheadCapNs = Math.min(lookaheadCapNs, ns);
     }
 
     /**
@@ -264,6 +323,13 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         return partitioning.isLocal(node);
     }
 
+    /** Whether nodes {@code first..last} all belong to {@code node}'s partition (partitions hold contiguous blocks). */
+    boolean sameOwner(final int node, final int first, final int last)
+    {
+        final int owner = partitioning.ownerOf(node);
+        return partitioning.ownerOf(first) == owner && partitioning.ownerOf(last) == owner;
+    }
+
     boolean distributed()
     {
         return partitioning.isDistributed();
@@ -282,6 +348,26 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         out.putInt(p.source()).putInt(p.destination()).putInt(p.broadcastFirst()).putInt(p.broadcastLast())
             .putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority()).putLong(p.injectNs())
             .putLong(h.ageSinceNs).putInt(h.circuit.vcs[0]);
+        final int at = out.position();
+        out.putInt(0);
+        codec.writeAttachment(p, out);
+        out.putIntAt(at, out.position() - at - 4);
+        eventsShipped++;
+    }
+
+    /**
+     * Analytic timing: ships a packet's tail, an event of its source's origin under {@code seq}, to
+     * the partitions that run it (it carries the packet and, after its header, the attempt).
+     */
+    void shipAnalytic(final Circuit c, final int originId, final long seq, final long tailNs)
+    {
+        final Packet p = c.packet;
+        final WireBuffer out = outbox;
+        header(ANALYTIC, originId, seq, tailNs, p.key());
+        out.putInt(c.attempt);
+        out.putInt(p.source()).putInt(p.destination()).putInt(p.broadcastFirst()).putInt(p.broadcastLast())
+            .putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority()).putLong(p.injectNs())
+            .putLong(p.headNs()).putInt(c.vcs[0]);
         final int at = out.position();
         out.putInt(0);
         codec.writeAttachment(p, out);
@@ -339,13 +425,16 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final Circuit circuit;
         final long tailNs;
         final boolean nack;
+        /** The acknowledgement's sequence number, taken at the tail (analytic timing), or -1. */
+        final long ackSeq;
         final Map<Integer, Part> parts = new HashMap<>();
 
-        PendingBroadcast(final Circuit circuit, final long tailNs, final boolean nack)
+        PendingBroadcast(final Circuit circuit, final long tailNs, final boolean nack, final long ackSeq)
         {
             this.circuit = circuit;
             this.tailNs = tailNs;
             this.nack = nack;
+            this.ackSeq = ackSeq;
         }
     }
 
@@ -353,9 +442,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     {
     }
 
-    void broadcastTail(final Circuit c, final long now, final boolean nack)
+    void broadcastTail(final Circuit c, final long now, final boolean nack, final long ackSeq)
     {
-        final PendingBroadcast b = new PendingBroadcast(c, now, nack);
+        final PendingBroadcast b = new PendingBroadcast(c, now, nack, ackSeq);
         pending.add(b);
         final PendingBroadcast old = pendingByKey.put(c.packet.key(), b);
         if (old != null)
@@ -414,7 +503,14 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                     }
                 }
             }
-            delivery.scheduleBroadcastAck(c, b.tailNs, turnaround);
+            if (b.ackSeq >= 0)
+            {
+                delivery.scheduleBroadcastAck(c, b.tailNs, turnaround, b.ackSeq);
+            }
+            else
+            {
+                delivery.scheduleBroadcastAck(c, b.tailNs, turnaround);
+            }
         }
         pending.clear();
         pendingByKey.clear();
@@ -441,6 +537,11 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 final long ackValue = b.getLong();
                 final byte[] reply = WireBuffer.getBytes(b);
                 final PendingBroadcast pb = pendingByKey.get(key);
+                if (pb == null && analytic)
+                {
+                    // analytic timing: a broadcast's tail runs only where its source or a recipient lives
+                    continue;
+                }
                 if (pb == null)
                 {
                     throw new QsnetException("an answer of node " + node + " arrived for broadcast " + key
@@ -484,6 +585,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
             final EventHandler handler = switch (kind)
             {
                 case HEAD -> readHead(b, key);
+                case ANALYTIC -> readAnalytic(b, key, attempt);
                 case TAIL -> new RemotePhase(TAIL, key, attempt, 0, 0, false, null);
                 case ACK ->
                 {
@@ -496,13 +598,19 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                         reply = new byte[n];
                         b.get(reply);
                     }
-                    yield new RemotePhase(ACK, key, attempt, 0, ackValue, nack, reply);
+                    // analytic timing: only the source's partition runs another's ack, and counts it
+                    yield !analytic ? new RemotePhase(ACK, key, attempt, 0, ackValue, nack, reply)
+                        : isLocal((int)(key >>> 40)) ? new TracedRemotePhase(ACK, key, attempt, ackValue, nack, reply)
+                        : null;
                 }
                 case RELEASE -> new RemotePhase(RELEASE, key, attempt, b.getInt(), 0, false, null);
                 default -> throw new QsnetException("unknown remote event kind " + kind);
             };
-            eventsReceived++;
-            kernel.scheduleRemote(originId, timeNs, seq, handler);
+            if (handler != null)
+            {
+                eventsReceived++;
+                kernel.scheduleRemote(originId, timeNs, seq, handler);
+            }
         }
     }
 
@@ -532,6 +640,56 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         return h;
     }
 
+    /** An analytic tail: a handler where a recipient lives (a broadcast: everywhere), else null. */
+    private EventHandler readAnalytic(final ByteBuffer b, final long key, final int attempt)
+    {
+        final RemoteHead h = new RemoteHead();
+        h.key = key;
+        h.attempt = attempt;
+        h.source = b.getInt();
+        h.destination = b.getInt();
+        h.first = b.getInt();
+        h.last = b.getInt();
+        h.payloadBytes = b.getInt();
+        h.kind = Packet.Kind.values()[b.get()];
+        h.priority = b.getInt();
+        h.injectNs = b.getLong();
+        h.headNs = b.getLong();
+        h.vc = b.getInt();
+        h.analytic = true;
+        final int n = b.getInt();
+        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.position(b.position() + n);
+        if (h.first < 0)
+        {
+            if (!isLocal(h.destination))
+            {
+                return null;
+            }
+            // a unicast's tail runs here alone: a packet of its own, in no map, counted here
+            final RemoteUnicastTail t = new RemoteUnicastTail();
+            final Packet p = h.kind == Packet.Kind.NON_WRITE_BLOCK ? Packet.nonWriteBlock(h.source, h.destination, h.payloadBytes)
+                : Packet.unicast(h.source, h.destination, h.payloadBytes);
+            p.priority(h.priority);
+            router.route(h.source, p);
+            p.injected(h.injectNs, key);
+            for (int i = 0; i < attempt; i++)
+            {
+                p.retried();
+            }
+            p.attach(codec.readAttachment(p, attachment));
+            t.packet = p;
+            t.headNs = h.headNs;
+            return t;
+        }
+        if (anyLocal(h.first, h.last))
+        {
+            h.packet = shadow(h);
+            h.attachment = codec.readAttachment(h.packet, attachment);
+        }
+        return h;
+    }
+
     private boolean anyLocal(final int first, final int last)
     {
         return partitioning.ownerOf(first) <= partitioning.self() && partitioning.ownerOf(last) >= partitioning.self();
@@ -553,6 +711,24 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         return p;
     }
 
+    /** Analytic timing: a unicast's tail, which only this partition (its destination's) runs and counts. */
+    private final class RemoteUnicastTail implements org.qsnet.fabric.engine.TracedHere
+    {
+        Packet packet;
+        long headNs;
+
+        @Override
+        public void onEvent(final long timeNs)
+        {
+            final Packet p = packet;
+            final Circuit c = router.newCircuit(p);
+            c.pathLinks = CircuitDelivery.analyticPathLinks(p);
+            p.times(headNs, timeNs);
+            c.phase = Circuit.TAIL;
+            delivery.deliver(c, timeNs);
+        }
+    }
+
     /** A header another partition's node injected, reaching its leaf switch here. */
     private final class RemoteHead implements EventHandler
     {
@@ -569,6 +745,10 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         int vc;
         Packet packet;
         Object attachment;
+        /** An analytic tail ({@link #ANALYTIC}): its attempt and header time. */
+        boolean analytic;
+        int attempt;
+        long headNs;
 
         @Override
         public void onEvent(final long timeNs)
@@ -579,6 +759,22 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 p.attach(attachment);
             }
             final Circuit c = router.newCircuit(p);
+            if (analytic)
+            {
+                if (c.attempt != attempt)
+                {
+                    throw new QsnetException("analytic tail of attempt " + attempt + " of packet " + key
+                        + " met attempt " + c.attempt + " here");
+                }
+                final LinkOutput out = nodeOut[source];
+                out.takeVc(vc);
+                c.add(out, vc, 1);
+                c.pathLinks = CircuitDelivery.analyticPathLinks(p);
+                p.times(headNs, timeNs);
+                c.phase = Circuit.TAIL;
+                delivery.deliver(c, timeNs);
+                return;
+            }
             final Head h = new Head(router, p, c);
             h.ageSinceNs = ageSinceNs;
             final LinkOutput out = nodeOut[source];
@@ -591,8 +787,18 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         }
     }
 
+    /** An acknowledgement that only this partition runs (analytic timing): counted here. */
+    private final class TracedRemotePhase extends RemotePhase implements org.qsnet.fabric.engine.TracedHere
+    {
+        TracedRemotePhase(final byte kind, final long key, final int attempt, final long ackValue, final boolean nack,
+            final byte[] reply)
+        {
+            super(kind, key, attempt, 0, ackValue, nack, reply);
+        }
+    }
+
     /** A tail, acknowledgement or release another partition scheduled for a circuit. */
-    private final class RemotePhase implements EventHandler
+    private class RemotePhase implements EventHandler
     {
         final byte kind;
         final long key;
@@ -633,6 +839,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 case TAIL -> delivery.deliver(c, timeNs);
                 case ACK ->
                 {
+                    // the destination's verdict (with analytic timing this partition ran no tail to draw it)
+                    c.nack = nack;
                     if (!nack)
                     {
                         p.setAckValue(ackValue);

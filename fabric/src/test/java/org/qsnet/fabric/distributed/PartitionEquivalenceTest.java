@@ -71,6 +71,35 @@ class PartitionEquivalenceTest
         assertSame(runSingle(config), runPartitioned(config, 8), 8);
     }
 
+    @Test
+    @Timeout(120)
+    void shouldGiveTheSameRunInPartitionsWithAnalyticTiming()
+    {
+        // analytic timing replicates no network: a unicast's tail runs only in its destination's
+        // partition, a broadcast's everywhere; the counters are summed over the partitions
+        final FabricConfig config = FabricConfig.elite(3).withAnalyticTiming(true);
+        final Outcome one = runSingle(config);
+        assertTrue(one.delivered() > 2_000, "the workload delivers packets: " + one.delivered());
+        assertTrue(one.switchHops() == 0 && one.nodeHops() > 2_000, "analytic: node link hops only " + one);
+        for (final int p : new int[] {2, 4})
+        {
+            assertSame(one, runPartitioned(config, p), p);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldGiveTheSameRunInPartitionsWithAnalyticTimingAndCrcErrors()
+    {
+        final FabricConfig config = FabricConfig.elite(3).withAnalyticTiming(true).withCrcErrorRate(0.02).withSeed(11);
+        final Outcome one = runSingle(config);
+        assertTrue(one.crcErrors() > 10, "CRC errors happened: " + one.crcErrors());
+        assertSame(one, runPartitioned(config, 2), 2);
+        assertSame(one, runPartitioned(config, 4), 4);
+        final FabricConfig small = FabricConfig.elite(2).withAnalyticTiming(true).withCrcErrorRate(0.05).withSeed(3);
+        assertSame(runSingle(small), runPartitioned(small, 8), 8);
+    }
+
     static void assertSame(final Outcome one, final Outcome many, final int partitions)
     {
         final String in = " (1 partition against " + partitions + ")";
@@ -293,11 +322,33 @@ class PartitionEquivalenceTest
         }
         final Fabric f0 = fabrics.get(0);
         final long[] busy = new long[f0.links().size()];
-        for (int i = 0; i < busy.length; i++)
+        long delivered = f0.deliveredPackets();
+        long crc = f0.crcErrors();
+        long switchHops = f0.packetHops() - f0.nodeLinkHops();
+        if (!f0.countsWholeNetwork())
         {
-            busy[i] = f0.links().get(i).busyNs();
+            // analytic timing in partitions: each counts its share, and only its own node links are busy
+            delivered = 0;
+            crc = 0;
+            switchHops = 0;
+            for (final Fabric f : fabrics)
+            {
+                delivered += f.deliveredPackets();
+                crc += f.crcErrors();
+                switchHops += f.packetHops() - f.nodeLinkHops();
+                for (int i = 0; i < busy.length; i++)
+                {
+                    busy[i] += f.links().get(i).busyNs();
+                }
+            }
         }
-        return new Outcome(digest, arrivals, acks, traceSum, traced, f0.deliveredPackets(), f0.crcErrors(),
-            f0.packetHops() - f0.nodeLinkHops(), nodeHops, last, busy);
+        else
+        {
+            for (int i = 0; i < busy.length; i++)
+            {
+                busy[i] = f0.links().get(i).busyNs();
+            }
+        }
+        return new Outcome(digest, arrivals, acks, traceSum, traced, delivered, crc, switchHops, nodeHops, last, busy);
     }
 }

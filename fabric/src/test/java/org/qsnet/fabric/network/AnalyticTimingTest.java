@@ -1,11 +1,9 @@
 package org.qsnet.fabric.network;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.engine.Kernel;
 
 /**
@@ -97,13 +95,5 @@ class AnalyticTimingTest
         }
         assertTrue(lastAck[1] * 5 < lastAck[0], "15 packets into one link: exact " + lastAck[0] + " ns, analytic "
             + lastAck[1] + " ns");
-    }
-
-    @Test
-    void shouldRefuseAnalyticTimingInAPartitionedRun()
-    {
-        final QsnetException e = assertThrows(QsnetException.class, () -> new Fabric(new Kernel(),
-            FabricConfig.elite(2).withAnalyticTiming(true), new Partitioning(2, 0, 16)));
-        assertTrue(e.getMessage().contains("analytic"), e.getMessage());
     }
 }
