@@ -88,6 +88,30 @@ class PartitionedExperimentTest
         assertEquals(one[1], many[1]);
     }
 
+    @ParameterizedTest(name = "{0}, analytic timing, in 2 JVMs and 4 partitions, as in one")
+    @CsvSource(delimiter = '|', value = {
+        "traffic -n 64 --loads 0.5,1.0 --set crcErrorRate=0.01 --warmup-us 10 --measure-us 40",
+        "traffic -n 16 --injection nic -p hotspot,uniform --read-ratio 0.3 --set crcErrorRate=0.01 --warmup-us 10 --measure-us 40 --per-node",
+        "ping --sizes 0,4096", "hotspot --nodes 16 --op read --reps 1 --size 4096 --per-node"})
+    @Timeout(300)
+    void shouldPrintTheSameAnalyticExperimentInTwoJvmsAndFourPartitions(final String command)
+    {
+        // analytic timing splits the work instead of replicating the network: the same JSON, labelled
+        final String[] args = (command + " --timing analytic --format json").split(" ");
+        final String[] one = Captured.run(QsnetCommand::execute, args);
+        assertEquals("0", one[0], one[2]);
+        assertTrue(one[1].contains("ANALYTIC (--timing analytic)"), one[1]);
+        for (final String[] where : new String[][] {{"--jvms", "2"}, {"--partitions", "4"}})
+        {
+            final String[] more = java.util.Arrays.copyOf(args, args.length + 2);
+            more[args.length] = where[0];
+            more[args.length + 1] = where[1];
+            final String[] many = Captured.run(QsnetCommand::execute, more);
+            assertEquals("0", many[0], many[2]);
+            assertEquals(one[1], many[1], "JSON with " + String.join(" ", where));
+        }
+    }
+
     @ParameterizedTest(name = "uniform traffic, 64 nodes, in {0} partitions")
     @CsvSource({"2", "4"})
     @Timeout(300)

@@ -251,6 +251,35 @@ class TrafficExperimentTest
         }
     }
 
+    @ParameterizedTest(name = "analytic timing, {0} injection, {1}, CRC error rate {2}, load {3}")
+    @org.junit.jupiter.params.provider.CsvSource({"link, UNIFORM, 0.02, 1.0", "link, HOTSPOT, 0, 0.6", "nic, UNIFORM, 0.01, 0.8"})
+    void shouldGiveTheSameAnalyticRunInOneTwoAndFourPartitions(final String injection, final Pattern pattern,
+        final double crcErrorRate, final double load)
+    {
+        // analytic timing replicates no network: a packet's tail runs only where it lands and its
+        // ack where it left, and the window ends with packets in flight (their events past the end
+        // are counted nowhere, as in one JVM)
+        final TrafficSpec s = new TrafficSpec(pattern, 64, FabricConfig.elite(3).withCrcErrorRate(crcErrorRate).withSeed(5)
+            .withAnalyticTiming(true), 320, false, true, 10_000, 40_000, 5, "nic".equals(injection) ? 0.3 : 0, 2, false,
+            true, false, 0, false, 5, "nic".equals(injection), org.qsnet.fabric.machine.PlatformProfile.alphaEs40());
+        final TrafficExperiment.Partitioned one = TrafficExperiment.partitioned(s, load, 1, f -> { });
+        assertTrue(one.point().messages() >= 100, "messages completed in the window: " + one.point());
+        if (crcErrorRate > 0)
+        {
+            assertTrue(one.point().linkErrors().crcRetries() > 0, "CRC errors happened: " + one.point().linkErrors());
+        }
+        for (final int partitions : new int[] {2, 4})
+        {
+            final TrafficExperiment.Partitioned many = TrafficExperiment.partitioned(s, load, partitions, f -> { });
+            final String in = " (1 partition against " + partitions + ")";
+            assertEquals(one.point(), many.point(), "the outcome" + in);
+            assertEquals(one.tracedEvents(), many.tracedEvents(), "events" + in);
+            assertEquals(one.traceSum(), many.traceSum(), "digest of every event key" + in);
+            // the windows are a path's latency between partitions long, not a wire delay
+            assertTrue(many.windows() > 0 && many.windows() < 50_000 / 100, "windows run" + in + ": " + many.windows());
+        }
+    }
+
     @ParameterizedTest(name = "{0} B, {1}")
     @org.junit.jupiter.params.provider.CsvSource({"1, link", "320, link", "262145, link", "1048576, link", "1, nic", "320, nic",
         "4096, nic", "262144, nic", "262145, nic", "1048576, nic", "4194304, nic", "200000 exp, nic"})
