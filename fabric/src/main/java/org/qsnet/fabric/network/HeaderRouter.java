@@ -91,7 +91,8 @@ final class HeaderRouter
         }
         route(node, p);
         p.injected(now, ((long)node << 40) | nextSeq[node]++);
-        if (distributed)
+        // analytic timing: a unicast to a node of this partition never meets another partition
+        if (distributed && !(config.analyticTiming() && !p.isBroadcast() && remote.isLocal(p.destination())))
         {
             remote.injected(p);
         }
