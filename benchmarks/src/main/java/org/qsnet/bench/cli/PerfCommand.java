@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * time / simulated time), host ns per packet-hop, events per second, and heap.
  */
 @Command(name = "perf", mixinStandardHelpOptions = true,
-    description = {"Measures the emulator's own cost on uniform traffic at saturation (offered load 1.0): "
+    description = {"Measures the emulator's own cost on uniform traffic (or --pattern) at saturation (offered load 1.0): "
         + "slowdown = host time / simulated time, cpu_ms = the simulating thread's CPU time "
         + "(less disturbed by other load on the machine; it leaves out the collector's threads), host ns per "
         + "packet-hop, kernel events per host second, and heap: built (the fabric and its idle workload, after GC), peak during the run, live after it "
@@ -57,6 +57,10 @@ public final class PerfCommand implements Callable<Integer>
         + "first's.")
     int[] partitions;
 
+    @Option(names = {"-p", "--pattern"}, defaultValue = "uniform", description = "Traffic pattern (as qsnet traffic's): "
+        + "uniform, or neighbor to see what crossing partitions costs (node i sends to i + 1). Default: ${DEFAULT-VALUE}.")
+    String pattern;
+
     @Option(names = "--timing", defaultValue = "exact", description = "exact (the wormhole model) or analytic (LogGP-style "
         + "formula, no contention: the functional mode, which partitions without replicating the network). Default: "
         + "${DEFAULT-VALUE}.")
@@ -82,11 +86,12 @@ public final class PerfCommand implements Callable<Integer>
         QsnetException.require(warmupMs >= 0 && warmupMs <= 600_000, "--warmup-ms", warmupMs, "must be in 0..600000");
         output.check();
         FabricOptions.analytic(timing);
+        Pattern.parse(pattern);
         if (partitions != null)
         {
             return partitioned();
         }
-        final Table t = new Table("emulator performance: uniform traffic at saturation (median of " + repeat + " runs)")
+        final Table t = new Table("emulator performance: " + Pattern.parse(pattern).label() + " traffic at saturation (median of " + repeat + " runs)")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
@@ -120,7 +125,7 @@ public final class PerfCommand implements Callable<Integer>
             {
                 System.gc();
                 resetPeaks();
-                final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes, fabric(nodes),
+                final TrafficSpec spec = new TrafficSpec(Pattern.parse(pattern), nodes, fabric(nodes),
                     320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
                 final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
                 System.gc();
@@ -167,7 +172,7 @@ public final class PerfCommand implements Callable<Integer>
         output.emit(t, System.out);
         if (output.plot != null)
         {
-            Plots.lines(output.plot, "Emulator slowdown, uniform traffic at saturation", "wall clock, JDK "
+            Plots.lines(output.plot, "Emulator slowdown, " + Pattern.parse(pattern).label() + " traffic at saturation", "wall clock, JDK "
                 + System.getProperty("java.version"), "nodes (log)", "host time / simulated time (log)",
                 List.of(new Plots.Series("slowdown", px, slowdown)), true, true);
         }
@@ -177,7 +182,7 @@ public final class PerfCommand implements Callable<Integer>
     /** Whole runs in 1, 2, 4... partitions: the distributed simulation's own cost. */
     private int partitioned()
     {
-        final Table t = new Table("distributed simulation: uniform traffic at saturation, whole runs (median of " + repeat
+        final Table t = new Table("distributed simulation: " + Pattern.parse(pattern).label() + " traffic at saturation, whole runs (median of " + repeat
             + " runs)")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
@@ -202,7 +207,7 @@ public final class PerfCommand implements Callable<Integer>
                 TrafficPoint pt = null;
                 for (int r = -warmupRuns; r < repeat; r++)
                 {
-                    final TrafficSpec spec = new TrafficSpec(Pattern.UNIFORM, nodes,
+                    final TrafficSpec spec = new TrafficSpec(Pattern.parse(pattern), nodes,
                         fabric(nodes), 320, false, true, 10_000, Math.round(measureUs * 1000),
                         0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
                     System.gc();
