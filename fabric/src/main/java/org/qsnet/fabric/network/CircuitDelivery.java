@@ -12,6 +12,11 @@ import org.qsnet.fabric.engine.Origin;
  * acknowledgements combined), the acknowledgement returns, and the EOP releases the channels
  * hop by hop behind it, each through {@link HeaderRouter#releaseVc}. A NACKed packet starts a new
  * attempt there.
+ *
+ * <p>About 450 lines: the circuit's phases after its header (body placement, delivery with the CRC
+ * check and the combining of a broadcast's answers, acknowledgement, release) and their analytic
+ * variant ({@code --timing analytic}) are one state machine over the same fields, each phase
+ * scheduling the next; what a partitioned run ships of them is in {@link RemoteCircuits}.
  */
 final class CircuitDelivery
 {

@@ -8,8 +8,8 @@ import org.qsnet.fabric.QsnetException;
  * partitions hold contiguous blocks of nodes, whole subtrees of the fat tree when {@code count}
  * divides the node count by a power of the arity.
  *
- * <p>A partition runs its nodes (their NICs, endpoints and processes) and a replica of the
- * whole network: the Elite switches, their links, virtual channels and reserved bodies. A
+ * <p>A partition runs its nodes (their NICs, endpoints and processes) and, in the exact model, a
+ * replica of the whole network (with analytic timing none: see {@link RemoteCircuits}): the Elite switches, their links, virtual channels and reserved bodies. A
  * circuit's body may start only when no link of its path carries another body, which couples every
  * link of a path at once; every partition therefore follows every header, and what crosses
  * partitions is what only a node's owner knows: a header entering the network, the tail reaching

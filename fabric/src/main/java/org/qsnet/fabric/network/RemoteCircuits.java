@@ -39,11 +39,18 @@ import org.qsnet.fabric.engine.Kernel;
  * no events of the model; {@link #shippedWorkPending()} tells a probe whether this window shipped
  * work (events, broadcast answers) that is pending elsewhere.
  *
+ * <p>Analytic timing ({@link FabricConfig#analyticTiming()}) replicates no network: a packet's
+ * tail is an event of its source's origin, shipped ({@code ANALYTIC}) to its destination's partition
+ * alone, which runs and counts it ({@link org.qsnet.fabric.engine.TracedHere}); the acknowledgement
+ * goes back to the source's partition alone; a broadcast's tail runs where its source and its
+ * recipients live, and one within its source's partition nowhere else. The lookahead is then the
+ * least latency of a path between two partitions ({@link #lookaheadNs()}).
+ *
  * <p>Node links: the owner keeps their virtual channels and waiting headers; a replica takes
  * the channel named in HEAD when the header reaches the leaf and frees it at the ACK (nothing in
  * a replica reads it in between), and keeps the bodies reserved on it, as for every other link.
  *
- * <p>About 680 lines, one class: the five kinds of shipped events (and the probes), their encoding and their
+ * <p>About 880 lines, one class: the six kinds of shipped events (and the probes), their encoding and their
  * replay are one protocol (what HEAD carries is what the replica's TAIL and ACK rely on), and
  * half of the length is that protocol's description. It is on the packet path only in a
  * partitioned run; a run in one JVM never calls it.
