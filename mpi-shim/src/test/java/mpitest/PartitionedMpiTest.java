@@ -20,7 +20,12 @@ class PartitionedMpiTest
 {
     private static void assertSameInPartitions(final int n, final Class<?> program, final String... args)
     {
-        final PlatformProfile machine = PlatformProfile.pentium3He();
+        assertSameInPartitions(PlatformProfile.pentium3He(), n, program, args);
+    }
+
+    private static void assertSameInPartitions(final PlatformProfile machine, final int n, final Class<?> program,
+        final String... args)
+    {
         // ranks centred on the 16-node machine: they straddle the partitions' boundaries
         final Prun.Options o = new Prun.Options(n, n, false, (16 - n) / 2, Map.of());
         final Prun.Session one = new Prun.Session(machine, 1);
@@ -98,6 +103,20 @@ class PartitionedMpiTest
         // comes back across the partitions in the acknowledgement
         assertSameInPartitions(8, WinTest.Rma.class);
         assertSameInPartitions(8, WinAtomicsTest.Program.class);
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRunTheCollectivesAndRmaProgramsWithAnalyticTimingAsInOneJvm()
+    {
+        // no network is replicated: each packet's tail runs where it lands, its ack where it left;
+        // the collectives' hardware broadcasts run where their recipients live, and an atomic's old
+        // value comes back in the ack
+        final PlatformProfile analytic = PlatformProfile.pentium3He()
+            .withFabric(PlatformProfile.pentium3He().fabric().withAnalyticTiming(true));
+        assertSameInPartitions(analytic, 16, CollectivesTest.All.class);
+        assertSameInPartitions(analytic, 8, WinAtomicsTest.Program.class);
+        assertSameInPartitions(analytic, 16, PointToPointTest.Ring.class, "16");
     }
 
     @Test

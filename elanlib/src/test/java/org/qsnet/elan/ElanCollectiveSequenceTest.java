@@ -161,11 +161,14 @@ class ElanCollectiveSequenceTest
         done.values().forEach(c -> assertEquals(OPS, c));
     }
 
-    @Test
-    void shouldRunTheSequenceAsInOneJvmInTwoAndFourPartitions()
+    @ParameterizedTest(name = "analytic timing: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void shouldRunTheSequenceAsInOneJvmInTwoAndFourPartitions(final boolean analytic)
     {
-        // 16 nodes, every one a rank: hardware broadcasts and barriers span the partitions
-        final PlatformProfile machine = PlatformProfile.alphaEs40().withFabric(PlatformProfile.alphaEs40().fabric().withDim(2));
+        // 16 nodes, every one a rank: hardware broadcasts and barriers span the partitions (with
+        // analytic timing a broadcast's tail runs only where its source and recipients live)
+        final PlatformProfile machine = PlatformProfile.alphaEs40().withFabric(PlatformProfile.alphaEs40().fabric().withDim(2)
+            .withAnalyticTiming(analytic));
         final Prun.Options o = new Prun.Options(16, 16, false, 0, Map.of());
         final org.qsnet.elan3.ElanMain main = (p, a) ->
         {

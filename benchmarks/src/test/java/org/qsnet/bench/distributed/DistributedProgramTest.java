@@ -27,7 +27,13 @@ class DistributedProgramTest
 
     private static void assertSameRunPartitioned(final Prun.Options o, final Class<?> program, final String... args)
     {
-        final Prun.Session one = new Prun.Session(MACHINE, 1);
+        assertSameRunPartitioned(MACHINE, o, program, args);
+    }
+
+    private static void assertSameRunPartitioned(final PlatformProfile machine, final Prun.Options o,
+        final Class<?> program, final String... args)
+    {
+        final Prun.Session one = new Prun.Session(machine, 1);
         one.launch(o, program, args);
         final RunReport single = one.run();
         for (final RunReport.Outcome r : single.outcomes())
@@ -36,7 +42,7 @@ class DistributedProgramTest
         }
         for (final int partitions : new int[] {2, 4})
         {
-            final Prun.PartitionedResult many = Prun.runPartitioned(MACHINE, partitions, s -> s.launch(o, program, args));
+            final Prun.PartitionedResult many = Prun.runPartitioned(machine, partitions, s -> s.launch(o, program, args));
             assertNull(many.differenceFrom(single, one.kernel()), "1 partition against " + partitions);
             assertTrue(many.windows() > 10, "windows run: " + many.windows());
         }
@@ -55,5 +61,15 @@ class DistributedProgramTest
     void shouldRunATportsPingPongAcrossPartitionsAsInOneJvm()
     {
         assertSameRunPartitioned(new Prun.Options(2, 2, false, 7, Map.of()), TportPing.class, "1000", "20");
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldRunBothPingPongsWithAnalyticTimingAcrossPartitionsAsInOneJvm()
+    {
+        // no replicated network: a packet's tail runs only in the partition it lands in
+        final PlatformProfile analytic = MACHINE.withFabric(MACHINE.fabric().withAnalyticTiming(true));
+        assertSameRunPartitioned(analytic, new Prun.Options(2, 2, false, 7, Map.of()), ElanPing.class, "100", "50");
+        assertSameRunPartitioned(analytic, new Prun.Options(2, 2, false, 7, Map.of()), TportPing.class, "1000", "20");
     }
 }
