@@ -1063,7 +1063,7 @@ public final class TrafficExperiment
             if (complete)
             {
                 completed(m);
-                if (partitioning != null)
+                if (partitioning != null && m.packets > 1)
                 {
                     arriving.remove(m.id);
                 }
@@ -1123,8 +1123,14 @@ public final class TrafficExperiment
             final int bytes = in.getInt();
             final long generatedNs = in.getLong();
             final boolean read = in.get() != 0;
+            final int max = spec.fabric().maxPayloadBytes();
+            if (read || bytes <= max)
+            {
+                // one packet: nothing else of the message will land, no copy to keep
+                return new Message(id, nodes[source], destination, bytes, generatedNs, read, max);
+            }
             return arriving.computeIfAbsent(id, k -> new Message(id, nodes[source], destination, bytes, generatedNs, read,
-                spec.fabric().maxPayloadBytes()));
+                max));
         }
 
         @Override

@@ -137,7 +137,8 @@ final class HeaderRouter
     /** A new attempt's circuit, now the packet's. */
     Circuit newCircuit(final Packet p)
     {
-        final Circuit c = new Circuit(delivery, p, Math.max(6, p.tagCount + 1));
+        // analytic timing holds the source's link only
+        final Circuit c = new Circuit(delivery, p, config.analyticTiming() ? 1 : Math.max(6, p.tagCount + 1));
         c.attempt = p.retries();
         p.previousCircuit = p.circuit;
         p.circuit = c;

@@ -71,6 +71,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
      * and run only where a recipient lives (a broadcast's: everywhere); it carries what HEAD does.
      */
     static final byte ANALYTIC = 8;
+    /** An empty reply (most packets carry none back). */
+    private static final byte[] NO_REPLY = new byte[0];
 
     private final Kernel kernel;
     private final Partitioning partitioning;
@@ -80,6 +82,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     private final LinkOutput[] nodeOut;
     /** Analytic timing: no replicated network; an ack crosses only to its source's partition. */
     private final boolean analytic;
+    /** This partition's nodes: {@code localFirst .. localEnd - 1}. */
+    private final int localFirst;
+    private final int localEnd;
     /** With analytic timing, the least latency of a path across partitions (else the wire delay). */
     private final long analyticLookaheadNs;
     /** A bound on the lookahead set by the layers above ({@link #capLookahead(long)}). */
@@ -111,6 +116,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         this.switchCount = topology.switchCount();
         this.nodeOut = nodeOut;
         this.analytic = config.analyticTiming();
+        this.localFirst = partitioning.firstNode(partitioning.self());
+        this.localEnd = partitioning.self() + 1 == partitioning.count() ? partitioning.nodeCount()
+            : partitioning.firstNode(partitioning.self() + 1);
         this.analyticLookaheadNs = analytic && partitioning.isDistributed() ? crossingLatencyNs(partitioning, topology, config)
             : config.wireDelayNs();
     }
@@ -209,7 +217,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final int nodes = partitioning.nodeCount();
         if (originId < nodes)
         {
-            return partitioning.isLocal(originId);
+            return isLocal(originId);
         }
         if (originId < nodes + switchCount)
         {
@@ -217,7 +225,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         }
         if (originId < 2 * nodes + switchCount)
         {
-            return partitioning.isLocal(originId - nodes - switchCount);
+            return isLocal(originId - nodes - switchCount);
         }
         return true;
     }
@@ -327,7 +335,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
 
     boolean isLocal(final int node)
     {
-        return partitioning.isLocal(node);
+        // Partitioning.isLocal without its division: asked several times per event
+        return node >= localFirst && node < localEnd;
     }
 
     /** Whether nodes {@code first..last} all belong to {@code node}'s partition (partitions hold contiguous blocks). */
@@ -602,7 +611,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                     if (!nack)
                     {
                         final int n = b.getInt();
-                        reply = new byte[n];
+                        reply = n == 0 ? NO_REPLY : new byte[n];
                         b.get(reply);
                     }
                     // analytic timing: only the source's partition runs another's ack, and counts it
@@ -678,7 +687,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
             final Packet p = h.kind == Packet.Kind.NON_WRITE_BLOCK ? Packet.nonWriteBlock(h.source, h.destination, h.payloadBytes)
                 : Packet.unicast(h.source, h.destination, h.payloadBytes);
             p.priority(h.priority);
-            router.route(h.source, p);
+            // what the tail reads of the route: its length (the source checked the destination)
+            p.tagCount = 2 * topology.ncaLevel(h.source, h.destination) - 1;
+            p.wireBytes = h.payloadBytes + config.packetOverheadBytes();
             p.injected(h.injectNs, key);
             for (int i = 0; i < attempt; i++)
             {
