@@ -221,6 +221,25 @@ final class EventQueue
 
     /**
      * @param limitNs a time.
+     * @param from    the first index to look at.
+     * @return the index of a held reservation due by {@code limitNs} at or after {@code from}, -1
+     * if none.
+     */
+    int dueHeldFrom(final long limitNs, final int from)
+    {
+        final long[] t = heldTimes;
+        for (int i = from; i < heldCount; i++)
+        {
+            if (t[i] <= limitNs)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @param limitNs a time.
      * @return a held reservation due by {@code limitNs}, null if none.
      */
     Reservation dueHeld(final long limitNs)

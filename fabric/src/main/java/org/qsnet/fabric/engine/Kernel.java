@@ -997,6 +997,14 @@ public final class Kernel
         {
             // a scan of the held reservations' times (side by side in the queue), not a visit of
             // every origin that ever reserved: a partition ends a window every lookahead
+            // the scan goes on where it found one: taking an origin's due reservations moves the
+            // last held one into their slots and appends the next ones, and leaves the slots before
+            // alone (none of them was due); a last scan from the start makes sure
+            int at = 0;
+            while ((at = queue.dueHeldFrom(limitNs, at)) >= 0)
+            {
+                catchUp(queue.held(at).origin(), true, limitNs);
+            }
             Reservation due;
             while ((due = queue.dueHeld(limitNs)) != null)
             {
