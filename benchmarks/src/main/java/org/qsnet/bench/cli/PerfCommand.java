@@ -53,7 +53,8 @@ public final class PerfCommand implements Callable<Integer>
 
     @Option(names = "--partitions", split = ",", paramLabel = "N,...", description = "Instead: whole runs (10 us warm-up "
         + "and the window) of the same workload in each number of partitions (threads of this JVM, conservative windows "
-        + "over the in-JVM transport): host time per simulated us, windows per second, and whether the result equals the "
+        + "over the in-JVM transport): host time per simulated us, windows per second, the partitions' host time in "
+        + "their windows' events and between windows (sums over the partitions), and whether the result equals the "
         + "first's.")
     int[] partitions;
 
@@ -195,7 +196,7 @@ public final class PerfCommand implements Callable<Integer>
         }
         t.column("nodes", "%d").column("partitions", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f")
             .column("host_us_per_sim_us", "%.1f").column("windows", "%d").column("windows_per_s", "%.3g")
-            .column("same_result", "%s");
+            .column("dispatch_ms", "%.1f").column("exchange_ms", "%.1f").column("same_result", "%s");
         for (final int nodes : sizes)
         {
             TrafficPoint first = null;
@@ -204,6 +205,8 @@ public final class PerfCommand implements Callable<Integer>
                 QsnetException.require(p >= 1 && p <= nodes, "--partitions", p, "must be in 1.." + nodes);
                 final double[] host = new double[repeat];
                 long windows = 0;
+                final double[] dispatch = new double[repeat];
+                final double[] exchange = new double[repeat];
                 TrafficPoint pt = null;
                 for (int r = -warmupRuns; r < repeat; r++)
                 {
@@ -219,17 +222,21 @@ public final class PerfCommand implements Callable<Integer>
                         continue;
                     }
                     host[r] = wall;
+                    dispatch[r] = run.dispatchNs() / 1e6;
+                    exchange[r] = run.exchangeNs() / 1e6;
                     windows = run.windows();
                     pt = run.point();
                     System.err.printf(Locale.ROOT, "%d nodes, %d partitions, run %d: %.1f ms host%n", nodes, p, r + 1,
                         wall / 1e6);
                 }
                 Arrays.sort(host);
+                Arrays.sort(dispatch);
+                Arrays.sort(exchange);
                 final double med = host[repeat / 2];
                 final double simUs = 10 + measureUs;
                 first = first == null ? pt : first;
                 t.row(nodes, p, simUs, med / 1e6, med / 1e3 / simUs, windows, windows / (med / 1e9),
-                    String.valueOf(pt.equals(first)));
+                    dispatch[repeat / 2], exchange[repeat / 2], String.valueOf(pt.equals(first)));
             }
         }
         output.emit(t, System.out);

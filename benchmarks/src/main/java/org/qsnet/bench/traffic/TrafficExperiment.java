@@ -452,7 +452,7 @@ public final class TrafficExperiment
      * @param tracedEvents the events counted in {@code traceSum}.
      */
     public record Partitioned(TrafficPoint point, TrafficExperiment first, long windows, long traceSum,
-        long tracedEvents)
+        long tracedEvents, long dispatchNs, long exchangeNs)
     {
     }
 
@@ -476,7 +476,7 @@ public final class TrafficExperiment
             final TrafficExperiment e = new TrafficExperiment(spec, offeredLoad);
             prepare.accept(e.fabric);
             final TrafficPoint point = e.run();
-            return new Partitioned(point, e, 0, e.kernel.traceSum(), e.kernel.tracedEvents());
+            return new Partitioned(point, e, 0, e.kernel.traceSum(), e.kernel.tracedEvents(), 0, 0);
         }
         final List<org.qsnet.fabric.transport.local.LocalTransport> transports =
             org.qsnet.fabric.transport.local.LocalTransport.createJob(new org.qsnet.fabric.transport.TransportContext()
@@ -517,12 +517,17 @@ public final class TrafficExperiment
         }
         long traceSum = 0;
         long tracedEvents = 0;
+        long dispatchNs = 0;
+        long exchangeNs = 0;
         for (final Counts c : counts)
         {
             traceSum += c.traceSum;
             tracedEvents += c.tracedEvents;
+            dispatchNs += c.dispatchNs;
+            exchangeNs += c.exchangeNs;
         }
-        return new Partitioned(point(first, counts), first, first.driver.windows(), traceSum, tracedEvents);
+        return new Partitioned(point(first, counts), first, first.driver.windows(), traceSum, tracedEvents, dispatchNs,
+            exchangeNs);
     }
 
     /**
@@ -583,6 +588,9 @@ public final class TrafficExperiment
         long crcErrors;
         long traceSum;
         long tracedEvents;
+        /** Host time in the windows' events and between them (reports only, see PartitionDriver). */
+        long dispatchNs;
+        long exchangeNs;
 
         Counts(final int nodes)
         {
@@ -617,13 +625,18 @@ public final class TrafficExperiment
             c.crcErrors = e.fabric.crcErrors();
             c.traceSum = e.kernel.traceSum();
             c.tracedEvents = e.kernel.tracedEvents();
+            if (e.driver != null)
+            {
+                c.dispatchNs = e.driver.dispatchNs();
+                c.exchangeNs = e.driver.exchangeNs();
+            }
             return c;
         }
 
         byte[] encode()
         {
             final int n = acceptedBytes.length;
-            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (5 * n + 4 + 7));
+            final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (5 * n + 4 + 9));
             for (final long[] a : new long[][] {acceptedBytes, ownMessages, ownLatencySumNs, nodeLinkWaitNs, nodeLinkWaits, jobBytes, jobGeneratedBytes})
             {
                 for (final long v : a)
@@ -631,13 +644,14 @@ public final class TrafficExperiment
                     b.putLong(v);
                 }
             }
-            b.putLong(messages).putLong(latencySumNs).putLong(refused).putLong(duplicates).putLong(crcErrors).putLong(traceSum).putLong(tracedEvents);
+            b.putLong(messages).putLong(latencySumNs).putLong(refused).putLong(duplicates).putLong(crcErrors).putLong(traceSum).putLong(tracedEvents)
+                .putLong(dispatchNs).putLong(exchangeNs);
             return b.array();
         }
 
         static Counts decode(final byte[] bytes, final int nodes)
         {
-            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (5 * nodes + 4 + 7), "partition result", bytes.length + " bytes",
+            org.qsnet.fabric.QsnetException.require(bytes.length == 8 * (5 * nodes + 4 + 9), "partition result", bytes.length + " bytes",
                 "must hold the counts of " + nodes + " nodes");
             final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
             final Counts c = new Counts(nodes);
@@ -655,6 +669,8 @@ public final class TrafficExperiment
             c.crcErrors = b.getLong();
             c.traceSum = b.getLong();
             c.tracedEvents = b.getLong();
+            c.dispatchNs = b.getLong();
+            c.exchangeNs = b.getLong();
             return c;
         }
     }

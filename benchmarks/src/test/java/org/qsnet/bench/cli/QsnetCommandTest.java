@@ -355,6 +355,30 @@ class QsnetCommandTest
     }
 
     @Test
+    void shouldMeasurePartitionedRunsInBothTimingsWithTheSameResultAndTheHostTimeSplit()
+    {
+        for (final String timing : new String[] {"exact", "analytic"})
+        {
+            final String[] r = run("perf", "--nodes", "64", "--partitions", "1,2", "--measure-us", "20", "--warmup-runs",
+                "0", "--repeat", "1", "--timing", timing, "--format", "csv");
+            assertEquals("0", r[0], r[2]);
+            final java.util.List<String> rows = r[1].lines().filter(l -> l.startsWith("64,")).toList();
+            assertEquals(2, rows.size(), r[1]);
+            // columns: nodes, partitions, sim_us, host_ms, host_us_per_sim_us, windows, windows_per_s, dispatch_ms,
+            // exchange_ms, same_result
+            final String[] two = rows.get(1).split(",");
+            assertEquals("true", two[9], "the same result in 2 partitions, " + timing + ": " + rows);
+            final long windows = Long.parseLong(two[5]);
+            // the exact model's windows are a wire delay (20 ns) long, analytic timing's a path between
+            // the partitions (6 links and 5 Elites at 64 nodes: 295 ns)
+            assertTrue("exact".equals(timing) ? windows > 1000 : windows > 10 && windows < 120, timing + ": " + windows);
+            assertTrue(Double.parseDouble(two[7]) > 0 && Double.parseDouble(two[8]) > 0, rows.get(1));
+        }
+        final String[] bad = run("perf", "--nodes", "16", "--timing", "fast");
+        assertTrue(bad[2].contains("--timing 'fast' must be exact or analytic"), bad[2]);
+    }
+
+    @Test
     void shouldPrintAFiniteBidirectionalPingLatency()
     {
         final String[] r = run("ping", "--sizes", "0,4096", "--bidirectional", "--format", "csv");
