@@ -230,9 +230,28 @@ class TrafficExperimentTest
         final TrafficSpec s = new TrafficSpec(pattern, 16, FabricConfig.elite(2).withCrcErrorRate(crcErrorRate)
             .withSeed(9), bytes, false, true, 10_000, large ? 3_000_000 : 50_000, 5, readRatio, 2, false, true, false, 0,
             false, 9, true, org.qsnet.fabric.machine.PlatformProfile.named(profile));
+        assertSameInTwoAndFourPartitions(s, load, 10, crcErrorRate > 0, (one, many, in) ->
+        {
+            assertTrue(many.windows() > 0, "windows run" + in);
+            // a write to another partition is forgotten at its source once all its packets are taken
+            // there: partition 0 follows no more DMAs at the end than the whole machine had in flight
+            assertTrue(many.first().dmasFollowed() <= one.first().dmasFollowed(), "DMAs partition 0 still follows: "
+                + many.first().dmasFollowed() + ", in flight in one partition: " + one.first().dmasFollowed() + in);
+        });
+    }
+
+    /** What a partitioned run must also show, beyond one partition's outcome, events and digest. */
+    private interface PartitionedCheck
+    {
+        void check(TrafficExperiment.Partitioned one, TrafficExperiment.Partitioned many, String in);
+    }
+
+    private static void assertSameInTwoAndFourPartitions(final TrafficSpec s, final double load, final int minMessages,
+        final boolean crcErrors, final PartitionedCheck more)
+    {
         final TrafficExperiment.Partitioned one = TrafficExperiment.partitioned(s, load, 1, f -> { });
-        assertTrue(one.point().messages() >= 10, "messages completed in the window: " + one.point());
-        if (crcErrorRate > 0)
+        assertTrue(one.point().messages() >= minMessages, "messages completed in the window: " + one.point());
+        if (crcErrors)
         {
             assertTrue(one.point().linkErrors().crcRetries() > 0, "CRC errors happened: " + one.point().linkErrors());
         }
@@ -243,11 +262,7 @@ class TrafficExperimentTest
             assertEquals(one.point(), many.point(), "the outcome" + in);
             assertEquals(one.tracedEvents(), many.tracedEvents(), "events" + in);
             assertEquals(one.traceSum(), many.traceSum(), "digest of every event key" + in);
-            assertTrue(many.windows() > 0, "windows run" + in);
-            // a write to another partition is forgotten at its source once all its packets are taken
-            // there: partition 0 follows no more DMAs at the end than the whole machine had in flight
-            assertTrue(many.first().dmasFollowed() <= one.first().dmasFollowed(), "DMAs partition 0 still follows: "
-                + many.first().dmasFollowed() + ", in flight in one partition: " + one.first().dmasFollowed() + in);
+            more.check(one, many, in);
         }
     }
 
@@ -262,22 +277,9 @@ class TrafficExperimentTest
         final TrafficSpec s = new TrafficSpec(pattern, 64, FabricConfig.elite(3).withCrcErrorRate(crcErrorRate).withSeed(5)
             .withAnalyticTiming(true), 320, false, true, 10_000, 40_000, 5, "nic".equals(injection) ? 0.3 : 0, 2, false,
             true, false, 0, false, 5, "nic".equals(injection), org.qsnet.fabric.machine.PlatformProfile.alphaEs40());
-        final TrafficExperiment.Partitioned one = TrafficExperiment.partitioned(s, load, 1, f -> { });
-        assertTrue(one.point().messages() >= 100, "messages completed in the window: " + one.point());
-        if (crcErrorRate > 0)
-        {
-            assertTrue(one.point().linkErrors().crcRetries() > 0, "CRC errors happened: " + one.point().linkErrors());
-        }
-        for (final int partitions : new int[] {2, 4})
-        {
-            final TrafficExperiment.Partitioned many = TrafficExperiment.partitioned(s, load, partitions, f -> { });
-            final String in = " (1 partition against " + partitions + ")";
-            assertEquals(one.point(), many.point(), "the outcome" + in);
-            assertEquals(one.tracedEvents(), many.tracedEvents(), "events" + in);
-            assertEquals(one.traceSum(), many.traceSum(), "digest of every event key" + in);
-            // the windows are a path's latency between partitions long, not a wire delay
-            assertTrue(many.windows() > 0 && many.windows() < 50_000 / 100, "windows run" + in + ": " + many.windows());
-        }
+        // the windows are a path's latency between partitions long, not a wire delay
+        assertSameInTwoAndFourPartitions(s, load, 100, crcErrorRate > 0, (one, many, in) -> assertTrue(
+            many.windows() > 0 && many.windows() < 50_000 / 100, "windows run" + in + ": " + many.windows()));
     }
 
     @ParameterizedTest(name = "{0} B, {1}")

@@ -359,16 +359,25 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     void shipHead(final Head h, final int originId, final long seq, final long timeNs)
     {
         final Packet p = h.packet;
-        final WireBuffer out = outbox;
         header(HEAD, originId, seq, timeNs, p.key());
+        writePacket(p, h.ageSinceNs, h.circuit.vcs[0]);
+        eventsShipped++;
+    }
+
+    /**
+     * What a partition needs to rebuild a packet: its fields, a time stamp (a header's age, an
+     * analytic tail's header time), the node link's channel, and its attachment ({@link #readPacket}).
+     */
+    private void writePacket(final Packet p, final long stampNs, final int vc)
+    {
+        final WireBuffer out = outbox;
         out.putInt(p.source()).putInt(p.destination()).putInt(p.broadcastFirst()).putInt(p.broadcastLast())
             .putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority()).putLong(p.injectNs())
-            .putLong(h.ageSinceNs).putInt(h.circuit.vcs[0]);
+            .putLong(stampNs).putInt(vc);
         final int at = out.position();
         out.putInt(0);
         codec.writeAttachment(p, out);
         out.putIntAt(at, out.position() - at - 4);
-        eventsShipped++;
     }
 
     /**
@@ -378,16 +387,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     void shipAnalytic(final Circuit c, final int originId, final long seq, final long tailNs)
     {
         final Packet p = c.packet;
-        final WireBuffer out = outbox;
         header(ANALYTIC, originId, seq, tailNs, p.key());
-        out.putInt(c.attempt);
-        out.putInt(p.source()).putInt(p.destination()).putInt(p.broadcastFirst()).putInt(p.broadcastLast())
-            .putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority()).putLong(p.injectNs())
-            .putLong(p.headNs()).putInt(c.vcs[0]);
-        final int at = out.position();
-        out.putInt(0);
-        codec.writeAttachment(p, out);
-        out.putIntAt(at, out.position() - at - 4);
+        outbox.putInt(c.attempt);
+        writePacket(p, p.headNs(), c.vcs[0]);
         eventsShipped++;
     }
 
@@ -634,19 +636,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     {
         final RemoteHead h = new RemoteHead();
         h.key = key;
-        h.source = b.getInt();
-        h.destination = b.getInt();
-        h.first = b.getInt();
-        h.last = b.getInt();
-        h.payloadBytes = b.getInt();
-        h.kind = Packet.Kind.values()[b.get()];
-        h.priority = b.getInt();
-        h.injectNs = b.getLong();
-        h.ageSinceNs = b.getLong();
-        h.vc = b.getInt();
-        final int n = b.getInt();
-        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        b.position(b.position() + n);
+        final ByteBuffer attachment = readPacket(b, h);
         final boolean recipientHere = h.first < 0 ? isLocal(h.destination) : anyLocal(h.first, h.last);
         if (recipientHere)
         {
@@ -662,20 +652,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final RemoteHead h = new RemoteHead();
         h.key = key;
         h.attempt = attempt;
-        h.source = b.getInt();
-        h.destination = b.getInt();
-        h.first = b.getInt();
-        h.last = b.getInt();
-        h.payloadBytes = b.getInt();
-        h.kind = Packet.Kind.values()[b.get()];
-        h.priority = b.getInt();
-        h.injectNs = b.getLong();
-        h.headNs = b.getLong();
-        h.vc = b.getInt();
         h.analytic = true;
-        final int n = b.getInt();
-        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        b.position(b.position() + n);
+        final ByteBuffer attachment = readPacket(b, h);
         if (h.first < 0)
         {
             if (!isLocal(h.destination))
@@ -697,7 +675,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
             }
             p.attach(codec.readAttachment(p, attachment));
             t.packet = p;
-            t.headNs = h.headNs;
+            t.headNs = h.stampNs;
             return t;
         }
         if (anyLocal(h.first, h.last))
@@ -706,6 +684,25 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
             h.attachment = codec.readAttachment(h.packet, attachment);
         }
         return h;
+    }
+
+    /** Reads what {@link #writePacket} wrote into {@code h}; returns the attachment's bytes. */
+    private static ByteBuffer readPacket(final ByteBuffer b, final RemoteHead h)
+    {
+        h.source = b.getInt();
+        h.destination = b.getInt();
+        h.first = b.getInt();
+        h.last = b.getInt();
+        h.payloadBytes = b.getInt();
+        h.kind = Packet.Kind.values()[b.get()];
+        h.priority = b.getInt();
+        h.injectNs = b.getLong();
+        h.stampNs = b.getLong();
+        h.vc = b.getInt();
+        final int n = b.getInt();
+        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.position(b.position() + n);
+        return attachment;
     }
 
     private boolean anyLocal(final int first, final int last)
@@ -759,14 +756,14 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         Packet.Kind kind;
         int priority;
         long injectNs;
-        long ageSinceNs;
+        /** HEAD: the header's age ({@link Head#ageSinceNs}); ANALYTIC: the header's arrival. */
+        long stampNs;
         int vc;
         Packet packet;
         Object attachment;
-        /** An analytic tail ({@link #ANALYTIC}): its attempt and header time. */
+        /** An analytic tail ({@link #ANALYTIC}), and its attempt. */
         boolean analytic;
         int attempt;
-        long headNs;
 
         @Override
         public void onEvent(final long timeNs)
@@ -788,13 +785,13 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 out.takeVc(vc);
                 c.add(out, vc, 1);
                 c.pathLinks = CircuitDelivery.analyticPathLinks(p);
-                p.times(headNs, timeNs);
+                p.times(stampNs, timeNs);
                 c.phase = Circuit.TAIL;
                 delivery.deliver(c, timeNs);
                 return;
             }
             final Head h = new Head(router, p, c);
-            h.ageSinceNs = ageSinceNs;
+            h.ageSinceNs = stampNs;
             final LinkOutput out = nodeOut[source];
             out.takeVc(vc);
             h.depth = 1;
