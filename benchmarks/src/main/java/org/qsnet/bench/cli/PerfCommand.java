@@ -58,6 +58,15 @@ public final class PerfCommand implements Callable<Integer>
         + "first's.")
     int[] partitions;
 
+    @Option(names = "--jvms", paramLabel = "N", defaultValue = "1", description = "Instead: the same whole runs in N "
+        + "partitions, one per JVM of this host (this one and N-1 it starts, joined by shared memory; each run meets its "
+        + "peers afresh, and the meeting is not timed). Excludes --partitions; compare with --partitions 1. Default: "
+        + "${DEFAULT-VALUE}.")
+    int jvms;
+
+    @Mixin
+    JvmPartitionOptions child;
+
     @Option(names = {"-p", "--pattern"}, defaultValue = "uniform", description = "Traffic pattern (as qsnet traffic's): "
         + "uniform, or neighbor to see what crossing partitions costs (node i sends to i + 1). Default: ${DEFAULT-VALUE}.")
     String pattern;
@@ -74,7 +83,7 @@ public final class PerfCommand implements Callable<Integer>
     OutputOptions output;
 
     @Override
-    public Integer call()
+    public Integer call() throws Exception
     {
         QsnetException.require(sizes != null && sizes.length > 0, "--nodes", "", "must list at least one network size");
         for (final int n : sizes)
@@ -88,10 +97,15 @@ public final class PerfCommand implements Callable<Integer>
         output.check();
         FabricOptions.analytic(timing);
         Pattern.parse(pattern);
-        if (partitions != null)
+        if (jvms > 1)
         {
-            return partitioned();
+            QsnetException.require(partitions == null, "--jvms", jvms, "and --partitions exclude each other");
         }
+        return child.run(jvms, 1, job -> job != null ? partitionedInJvms(job) : partitions != null ? partitioned() : whole());
+    }
+
+    private int whole()
+    {
         final Table t = new Table("emulator performance: " + Pattern.parse(pattern).label() + " traffic at saturation (median of " + repeat + " runs)")
             .fact("emulator", "qsnet " + BuildInfo.version())
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
@@ -183,64 +197,147 @@ public final class PerfCommand implements Callable<Integer>
     /** Whole runs in 1, 2, 4... partitions: the distributed simulation's own cost. */
     private int partitioned()
     {
-        final Table t = new Table("distributed simulation: " + Pattern.parse(pattern).label() + " traffic at saturation, whole runs (median of " + repeat
-            + " runs)")
-            .fact("emulator", "qsnet " + BuildInfo.version())
-            .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
-            .fact("host cpus", Runtime.getRuntime().availableProcessors())
-            .fact("run", "10 us warm-up + " + measureUs + " us simulated; partitions are threads of this JVM joined by the "
-                + "in-JVM transport; " + warmupRuns + " unmeasured runs first");
-        if (FabricOptions.analytic(timing))
-        {
-            t.fact("timing", FabricOptions.ANALYTIC_LABEL);
-        }
-        t.column("nodes", "%d").column("partitions", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f")
-            .column("host_us_per_sim_us", "%.1f").column("windows", "%d").column("windows_per_s", "%.3g")
-            .column("dispatch_ms", "%.1f").column("exchange_ms", "%.1f").column("same_result", "%s");
+        final Table t = partitionedTable("partitions are threads of this JVM joined by the in-JVM transport", true);
         for (final int nodes : sizes)
         {
             TrafficPoint first = null;
             for (final int p : partitions)
             {
                 QsnetException.require(p >= 1 && p <= nodes, "--partitions", p, "must be in 1.." + nodes);
-                final double[] host = new double[repeat];
-                long windows = 0;
-                final double[] dispatch = new double[repeat];
-                final double[] exchange = new double[repeat];
+                final Runs runs = new Runs(repeat);
                 TrafficPoint pt = null;
                 for (int r = -warmupRuns; r < repeat; r++)
                 {
-                    final TrafficSpec spec = new TrafficSpec(Pattern.parse(pattern), nodes,
-                        fabric(nodes), 320, false, true, 10_000, Math.round(measureUs * 1000),
-                        0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
+                    final TrafficSpec spec = spec(nodes);
                     System.gc();
                     final long t0 = System.nanoTime();
                     final TrafficExperiment.Partitioned run = TrafficExperiment.partitioned(spec, 1.0, p, f -> { });
                     final long wall = System.nanoTime() - t0;
-                    if (r < 0)
+                    if (r >= 0)
                     {
-                        continue;
+                        runs.add(r, wall, run);
+                        pt = run.point();
+                        System.err.printf(Locale.ROOT, "%d nodes, %d partitions, run %d: %.1f ms host%n", nodes, p, r + 1,
+                            wall / 1e6);
                     }
-                    host[r] = wall;
-                    dispatch[r] = run.dispatchNs() / 1e6;
-                    exchange[r] = run.exchangeNs() / 1e6;
-                    windows = run.windows();
-                    pt = run.point();
-                    System.err.printf(Locale.ROOT, "%d nodes, %d partitions, run %d: %.1f ms host%n", nodes, p, r + 1,
-                        wall / 1e6);
                 }
-                Arrays.sort(host);
-                Arrays.sort(dispatch);
-                Arrays.sort(exchange);
-                final double med = host[repeat / 2];
-                final double simUs = 10 + measureUs;
                 first = first == null ? pt : first;
-                t.row(nodes, p, simUs, med / 1e6, med / 1e3 / simUs, windows, windows / (med / 1e9),
-                    dispatch[repeat / 2], exchange[repeat / 2], String.valueOf(pt.equals(first)));
+                runs.row(t, nodes, p, String.valueOf(pt.equals(first)));
             }
         }
         output.emit(t, System.out);
         return 0;
+    }
+
+    /**
+     * The same whole runs, this JVM one partition of {@code job} (--jvms): partition 0 times each
+     * run from the meeting's end to the gathered outcome and prints the table; the others print
+     * nothing.
+     */
+    private int partitionedInJvms(final JvmJob job) throws Exception
+    {
+        final Table t = partitionedTable("partitions are " + jvms + " JVMs of this host joined by shared memory; each run "
+            + "meets its peers afresh, not timed", false);
+        int index = 0;
+        for (final int nodes : sizes)
+        {
+            QsnetException.require(jvms <= nodes, "--jvms", jvms, "must be at most the node count " + nodes);
+            final Runs runs = new Runs(repeat);
+            for (int r = -warmupRuns; r < repeat; r++)
+            {
+                final TrafficSpec spec = spec(nodes);
+                System.gc();
+                try (org.qsnet.fabric.transport.Transport transport = job.open(index++))
+                {
+                    final long t0 = System.nanoTime();
+                    final TrafficExperiment.Partitioned run = TrafficExperiment.partitionOfJob(spec, 1.0, transport, f -> { });
+                    final long wall = System.nanoTime() - t0;
+                    if (run != null && r >= 0)
+                    {
+                        runs.add(r, wall, run);
+                        System.err.printf(Locale.ROOT, "%d nodes, %d JVMs, run %d: %.1f ms host%n", nodes, jvms, r + 1,
+                            wall / 1e6);
+                    }
+                }
+            }
+            if (job.partition == 0)
+            {
+                runs.row(t, nodes, jvms, null);
+            }
+        }
+        if (job.partition == 0)
+        {
+            output.emit(t, System.out);
+        }
+        return 0;
+    }
+
+    private TrafficSpec spec(final int nodes)
+    {
+        return new TrafficSpec(Pattern.parse(pattern), nodes, fabric(nodes), 320, false, true, 10_000,
+            Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false,
+            org.qsnet.fabric.machine.PlatformProfile.pentium3He());
+    }
+
+    /** The partitioned table's columns ({@code same_result}: whether a row's result equals its size's first). */
+    private Table partitionedTable(final String how, final boolean sameResult)
+    {
+        final Table t = new Table("distributed simulation: " + Pattern.parse(pattern).label() + " traffic at saturation, whole runs (median of " + repeat
+            + " runs)")
+            .fact("emulator", "qsnet " + BuildInfo.version())
+            .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
+            .fact("host cpus", Runtime.getRuntime().availableProcessors())
+            .fact("run", "10 us warm-up + " + measureUs + " us simulated; " + how + "; " + warmupRuns
+                + " unmeasured runs first");
+        if (FabricOptions.analytic(timing))
+        {
+            t.fact("timing", FabricOptions.ANALYTIC_LABEL);
+        }
+        t.column("nodes", "%d").column("partitions", "%d").column("sim_us", "%.0f").column("host_ms", "%.1f")
+            .column("host_us_per_sim_us", "%.1f").column("windows", "%d").column("windows_per_s", "%.3g")
+            .column("dispatch_ms", "%.1f").column("exchange_ms", "%.1f");
+        if (sameResult)
+        {
+            t.column("same_result", "%s");
+        }
+        return t;
+    }
+
+    /** The measured runs of one case: host time, and the partitions' dispatching and exchange. */
+    private final class Runs
+    {
+        final double[] host;
+        final double[] dispatch;
+        final double[] exchange;
+        long windows;
+
+        Runs(final int n)
+        {
+            host = new double[n];
+            dispatch = new double[n];
+            exchange = new double[n];
+        }
+
+        void add(final int r, final long wallNs, final TrafficExperiment.Partitioned run)
+        {
+            host[r] = wallNs;
+            dispatch[r] = run.dispatchNs() / 1e6;
+            exchange[r] = run.exchangeNs() / 1e6;
+            windows = run.windows();
+        }
+
+        /** Adds the medians' row; {@code same} null: no same_result column. */
+        void row(final Table t, final int nodes, final int partitionCount, final String same)
+        {
+            Arrays.sort(host);
+            Arrays.sort(dispatch);
+            Arrays.sort(exchange);
+            final double med = host[repeat / 2];
+            final double simUs = 10 + measureUs;
+            final Object[] cells = {nodes, partitionCount, simUs, med / 1e6, med / 1e3 / simUs, windows,
+                windows / (med / 1e9), dispatch[repeat / 2], exchange[repeat / 2], same};
+            t.row(same == null ? Arrays.copyOf(cells, cells.length - 1) : cells);
+        }
     }
 
     private FabricConfig fabric(final int nodes)

@@ -112,6 +112,28 @@ class PartitionedExperimentTest
         }
     }
 
+    @org.junit.jupiter.api.Test
+    @Timeout(300)
+    void shouldMeasureWholeRunsInTwoJvmsAndRefuseJvmsWithPartitions()
+    {
+        // partition 0 prints one row per size: the other JVM runs every run too and prints nothing
+        final String[] r = Captured.run(QsnetCommand::execute, "perf", "--nodes", "16,64", "--jvms", "2", "--measure-us",
+            "20", "--repeat", "1", "--warmup-runs", "0", "--timing", "analytic", "--format", "csv");
+        assertEquals("0", r[0], r[2]);
+        final java.util.List<String> rows = r[1].lines().filter(l -> l.startsWith("16,") || l.startsWith("64,")).toList();
+        assertEquals(2, rows.size(), r[1]);
+        for (final String row : rows)
+        {
+            // nodes, partitions, sim_us, host_ms, host_us_per_sim_us, windows, windows_per_s, dispatch_ms, exchange_ms
+            final String[] c = row.split(",");
+            assertEquals("2", c[1], row);
+            assertTrue(Long.parseLong(c[5]) > 10 && Double.parseDouble(c[7]) > 0, row);
+        }
+        final String[] both = Captured.run(QsnetCommand::execute, "perf", "--jvms", "2", "--partitions", "1,2");
+        assertEquals("2", both[0], both[2]);
+        assertTrue(both[2].contains("--jvms") && both[2].contains("exclude each other"), both[2]);
+    }
+
     @ParameterizedTest(name = "uniform traffic, 64 nodes, in {0} partitions")
     @CsvSource({"2", "4"})
     @Timeout(300)
