@@ -150,7 +150,7 @@ final class CircuitDelivery
         }
         else
         {
-            remote.shipAnalytic(c, o.id(), o.scheduleElsewhere(tail), tail);
+            remote.shipAnalyticUnicast(c, o.scheduleElsewhere(tail), tail);
         }
     }
 
@@ -322,7 +322,7 @@ final class CircuitDelivery
             {
                 // analytic timing: only the source's partition runs the ack (nothing of the
                 // circuit is held here: the tail's packet is this partition's copy alone)
-                remote.shipAck(c, o.id(), o.scheduleElsewhere(ackAt), ackAt);
+                remote.shipAnalyticAck(c, o.scheduleElsewhere(ackAt), ackAt);
                 return;
             }
             if (distributed && !analyticSplit)

@@ -71,6 +71,17 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
      * and run only where a recipient lives (a broadcast's: everywhere); it carries what HEAD does.
      */
     static final byte ANALYTIC = 8;
+    /**
+     * Analytic timing: a unicast's tail, compact (the source is in the key, the header's time is the
+     * tail's less the body's serialisation, the node link's channel stays with the source).
+     */
+    static final byte ANALYTIC_UNICAST = 9;
+    /** Analytic timing: a unicast's acknowledgement, compact (its origin is the packet's destination). */
+    static final byte ANALYTIC_ACK = 10;
+    /** {@link #ANALYTIC_ACK}'s flags. */
+    private static final int ACK_NACK = 1;
+    private static final int ACK_VALUE = 2;
+    private static final int ACK_REPLY = 4;
     /** An empty reply (most packets carry none back). */
     private static final byte[] NO_REPLY = new byte[0];
 
@@ -393,6 +404,66 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         eventsShipped++;
     }
 
+    /**
+     * Analytic timing: ships a unicast's tail to its destination's partition, which alone runs it,
+     * in {@link #ANALYTIC_UNICAST}'s compact form: the tail's key (its origin is the source node's),
+     * the attempt, what the destination needs of the packet, and its attachment.
+     */
+    void shipAnalyticUnicast(final Circuit c, final long seq, final long tailNs)
+    {
+        final Packet p = c.packet;
+        final WireBuffer out = outbox;
+        shippedMinNs = Math.min(shippedMinNs, tailNs);
+        shippedWork = true;
+        out.putByte(ANALYTIC_UNICAST).putLong(seq).putLong(tailNs).putLong(p.key()).putInt(c.attempt)
+            .putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority())
+            .putLong(p.injectNs());
+        final int at = out.position();
+        out.putInt(0);
+        codec.writeAttachment(p, out);
+        out.putIntAt(at, out.position() - at - 4);
+        eventsShipped++;
+    }
+
+    /**
+     * Analytic timing: ships a unicast's acknowledgement to its source's partition, which alone runs
+     * it, in {@link #ANALYTIC_ACK}'s compact form (its origin is the destination node's; the value
+     * and the reply only when there are).
+     */
+    void shipAnalyticAck(final Circuit c, final long seq, final long timeNs)
+    {
+        final Packet p = c.packet;
+        final WireBuffer out = outbox;
+        shippedMinNs = Math.min(shippedMinNs, timeNs);
+        shippedWork = true;
+        final boolean nack = c.nack;
+        final long value = p.ackValue();
+        out.putByte(ANALYTIC_ACK).putLong(seq).putLong(timeNs).putLong(p.key()).putInt(c.attempt);
+        final int flagsAt = out.position();
+        out.putByte(0);
+        int flags = nack ? ACK_NACK : 0;
+        if (value != 0)
+        {
+            flags |= ACK_VALUE;
+            out.putLong(value);
+        }
+        if (!nack)
+        {
+            final int at = out.position();
+            reply(p);
+            if (out.position() - at > 4)
+            {
+                flags |= ACK_REPLY;
+            }
+            else
+            {
+                out.truncate(at);
+            }
+        }
+        out.putByteAt(flagsAt, (byte)flags);
+        eventsShipped++;
+    }
+
     void shipPhase(final byte kind, final Circuit c, final int originId, final long seq, final long timeNs,
         final int depth)
     {
@@ -547,6 +618,16 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         while (b.hasRemaining())
         {
             final byte kind = b.get();
+            if (kind == ANALYTIC_UNICAST)
+            {
+                readAnalyticUnicast(b);
+                continue;
+            }
+            if (kind == ANALYTIC_ACK)
+            {
+                readAnalyticAck(b);
+                continue;
+            }
             if (kind == PART)
             {
                 final long key = b.getLong();
@@ -616,10 +697,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                         reply = n == 0 ? NO_REPLY : new byte[n];
                         b.get(reply);
                     }
-                    // analytic timing: only the source's partition runs another's ack, and counts it
-                    yield !analytic ? new RemotePhase(ACK, key, attempt, 0, ackValue, nack, reply)
-                        : isLocal((int)(key >>> 40)) ? new TracedRemotePhase(ACK, key, attempt, ackValue, nack, reply)
-                        : null;
+                    // (analytic timing ships its acks as ANALYTIC_ACK)
+                    yield new RemotePhase(ACK, key, attempt, 0, ackValue, nack, reply);
                 }
                 case RELEASE -> new RemotePhase(RELEASE, key, attempt, b.getInt(), 0, false, null);
                 default -> throw new QsnetException("unknown remote event kind " + kind);
@@ -646,7 +725,80 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         return h;
     }
 
-    /** An analytic tail: a handler where a recipient lives (a broadcast: everywhere), else null. */
+    private void readAnalyticUnicast(final ByteBuffer b)
+    {
+        final long seq = b.getLong();
+        final long tailNs = b.getLong();
+        final long key = b.getLong();
+        final int attempt = b.getInt();
+        final int destination = b.getInt();
+        final int payloadBytes = b.getInt();
+        final Packet.Kind kind = Packet.Kind.values()[b.get()];
+        final int priority = b.getInt();
+        final long injectNs = b.getLong();
+        final int n = b.getInt();
+        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.position(b.position() + n);
+        if (!isLocal(destination))
+        {
+            return;
+        }
+        // a unicast's tail runs here alone: a packet of its own, in no map, counted here
+        final int source = (int)(key >>> 40);
+        final Packet p = kind == Packet.Kind.NON_WRITE_BLOCK ? Packet.nonWriteBlock(source, destination, payloadBytes)
+            : Packet.unicast(source, destination, payloadBytes);
+        p.priority(priority);
+        // what the tail reads of the route: its length (the source checked the destination)
+        p.tagCount = 2 * topology.ncaLevel(source, destination) - 1;
+        p.wireBytes = payloadBytes + config.packetOverheadBytes();
+        p.injected(injectNs, key);
+        for (int i = 0; i < attempt; i++)
+        {
+            p.retried();
+        }
+        p.attach(codec.readAttachment(p, attachment));
+        final RemoteUnicastTail t = new RemoteUnicastTail();
+        t.packet = p;
+        t.headNs = tailNs - config.serializationNs(p.wireBytes);
+        eventsReceived++;
+        // the tail is an event of the source node's origin (node i's origin id is i)
+        kernel.scheduleRemote(source, tailNs, seq, t);
+    }
+
+    private void readAnalyticAck(final ByteBuffer b)
+    {
+        final long seq = b.getLong();
+        final long timeNs = b.getLong();
+        final long key = b.getLong();
+        final int attempt = b.getInt();
+        final int flags = b.get();
+        final long value = (flags & ACK_VALUE) != 0 ? b.getLong() : 0;
+        byte[] reply = null;
+        if ((flags & ACK_NACK) == 0)
+        {
+            reply = NO_REPLY;
+            if ((flags & ACK_REPLY) != 0)
+            {
+                reply = new byte[b.getInt()];
+                b.get(reply);
+            }
+        }
+        if (!isLocal((int)(key >>> 40)))
+        {
+            return;
+        }
+        final Packet p = inFlight.get(key);
+        if (p == null)
+        {
+            throw new QsnetException("an acknowledgement for packet " + key + " arrived here, where it is not in flight");
+        }
+        eventsReceived++;
+        // the acknowledgement is an event of the destination node's origin
+        kernel.scheduleRemote(p.destination(), timeNs, seq,
+            new TracedRemotePhase(p, attempt, value, (flags & ACK_NACK) != 0, reply));
+    }
+
+    /** A broadcast's analytic tail: it runs everywhere (its answers combine where its recipients live). */
     private EventHandler readAnalytic(final ByteBuffer b, final long key, final int attempt)
     {
         final RemoteHead h = new RemoteHead();
@@ -654,30 +806,6 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         h.attempt = attempt;
         h.analytic = true;
         final ByteBuffer attachment = readPacket(b, h);
-        if (h.first < 0)
-        {
-            if (!isLocal(h.destination))
-            {
-                return null;
-            }
-            // a unicast's tail runs here alone: a packet of its own, in no map, counted here
-            final RemoteUnicastTail t = new RemoteUnicastTail();
-            final Packet p = h.kind == Packet.Kind.NON_WRITE_BLOCK ? Packet.nonWriteBlock(h.source, h.destination, h.payloadBytes)
-                : Packet.unicast(h.source, h.destination, h.payloadBytes);
-            p.priority(h.priority);
-            // what the tail reads of the route: its length (the source checked the destination)
-            p.tagCount = 2 * topology.ncaLevel(h.source, h.destination) - 1;
-            p.wireBytes = h.payloadBytes + config.packetOverheadBytes();
-            p.injected(h.injectNs, key);
-            for (int i = 0; i < attempt; i++)
-            {
-                p.retried();
-            }
-            p.attach(codec.readAttachment(p, attachment));
-            t.packet = p;
-            t.headNs = h.stampNs;
-            return t;
-        }
         if (anyLocal(h.first, h.last))
         {
             h.packet = shadow(h);
@@ -802,19 +930,37 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         }
     }
 
-    /** An acknowledgement that only this partition runs (analytic timing): counted here. */
+    /**
+     * An acknowledgement that only this partition runs (analytic timing): counted here; its packet,
+     * looked up when it arrived, is kept.
+     */
     private final class TracedRemotePhase extends RemotePhase implements org.qsnet.fabric.engine.TracedHere
     {
-        TracedRemotePhase(final byte kind, final long key, final int attempt, final long ackValue, final boolean nack,
+        private final Packet packet;
+
+        TracedRemotePhase(final Packet packet, final int attempt, final long ackValue, final boolean nack,
             final byte[] reply)
         {
-            super(kind, key, attempt, 0, ackValue, nack, reply);
+            super(ACK, packet.key(), attempt, 0, ackValue, nack, reply);
+            this.packet = packet;
+        }
+
+        @Override
+        Packet packet()
+        {
+            return packet;
         }
     }
 
     /** A tail, acknowledgement or release another partition scheduled for a circuit. */
     private class RemotePhase implements EventHandler
     {
+        /** @return the packet in flight here that the event is for, null if none. */
+        Packet packet()
+        {
+            return inFlight.get(key);
+        }
+
         final byte kind;
         final long key;
         final int attempt;
@@ -838,7 +984,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         @Override
         public void onEvent(final long timeNs)
         {
-            final Packet p = inFlight.get(key);
+            final Packet p = packet();
             if (p == null)
             {
                 throw new QsnetException("remote event " + kind + " for packet " + key + ", which is not in flight here");

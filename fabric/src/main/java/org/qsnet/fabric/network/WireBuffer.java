@@ -114,6 +114,31 @@ public final class WireBuffer
         buffer.putInt(index, v);
     }
 
+    /**
+     * Writes a byte at an absolute position already written (flags filled in afterwards).
+     *
+     * @param index the position.
+     * @param v     the byte.
+     */
+    public void putByteAt(final int index, final byte v)
+    {
+        buffer.put(index, v);
+    }
+
+    /**
+     * Forgets what was written from {@code index} on (a field found empty after it was begun).
+     *
+     * @param index a position at most {@link #position()}.
+     */
+    public void truncate(final int index)
+    {
+        if (index < 0 || index > buffer.position())
+        {
+            throw new org.qsnet.fabric.QsnetException("truncate index " + index + " must be in 0.." + buffer.position());
+        }
+        buffer.position(index);
+    }
+
     /** Forgets what was written. */
     public void clear()
     {
