@@ -62,6 +62,8 @@ public final class Kernel
     private long traceSum;
     private long tracedEvents;
     private IntPredicate traced;
+    /** {@link #traced}'s answers by origin id: 0 not asked yet, 1 counted, 2 not. */
+    private byte[] tracedIds = new byte[0];
     private boolean partitioned;
     /** Quiescence probes: the NIC's retries ask whether the whole run is idle ({@link QuiescenceProbe}). */
     private final QuiescenceProbes probes = new QuiescenceProbes(this);
@@ -308,11 +310,30 @@ public final class Kernel
      * Counts in {@link #traceSum()} only the events of origins this partition owns (a partition
      * also runs copies of events another partition owns, such as the replicated network's).
      *
-     * @param owned which origin ids this kernel owns.
+     * @param owned which origin ids this kernel owns: a function of the id alone (its answers are
+     *              kept, asked once per id).
      */
     public void traceOnly(final IntPredicate owned)
     {
         this.traced = owned;
+        this.tracedIds = new byte[0];
+    }
+
+    /** Whether this kernel counts {@code origin}'s events (the predicate's answers by id: 1 yes, 2 no). */
+    private boolean traces(final int origin)
+    {
+        final byte[] known = tracedIds;
+        if (origin < known.length && known[origin] != 0)
+        {
+            return known[origin] == 1;
+        }
+        final boolean t = traced.test(origin);
+        if (origin >= known.length)
+        {
+            tracedIds = java.util.Arrays.copyOf(known, Math.max(origin + 1, 2 * known.length));
+        }
+        tracedIds[origin] = (byte)(t ? 1 : 2);
+        return t;
     }
 
     /**
@@ -534,7 +555,7 @@ public final class Kernel
 
     void traceTaken(final long timeNs, final int origin, final long seq)
     {
-        if (traced == null || traced.test(origin))
+        if (traced == null || traces(origin))
         {
             traceSum += mix(timeNs, origin, seq);
             tracedEvents++;
@@ -956,7 +977,7 @@ public final class Kernel
             // a process's resumption is hand-off bookkeeping, not a model event: a partition of a
             // distributed run resumes a process at its window's end where one JVM would let it run on
             if (!(handler instanceof SimProcess.Resume)
-                && (traced == null || traced.test(origin) || handler instanceof TracedHere))
+                && (traced == null || traces(origin) || handler instanceof TracedHere))
             {
                 traceSum += mix(timeNs, origin, q.polledSeq);
                 tracedEvents++;

@@ -736,11 +736,10 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final Packet.Kind kind = Packet.Kind.values()[b.get()];
         final int priority = b.getInt();
         final long injectNs = b.getLong();
-        final int n = b.getInt();
-        final ByteBuffer attachment = b.slice(b.position(), n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        b.position(b.position() + n);
+        final int end = b.getInt() + b.position();
         if (!isLocal(destination))
         {
+            b.position(end);
             return;
         }
         // a unicast's tail runs here alone: a packet of its own, in no map, counted here
@@ -756,7 +755,11 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         {
             p.retried();
         }
-        p.attach(codec.readAttachment(p, attachment));
+        // the codec reads the attachment from the frame itself, bounded to it (no slice per packet)
+        final int limit = b.limit();
+        b.limit(end);
+        p.attach(codec.readAttachment(p, b));
+        b.limit(limit).position(end);
         final RemoteUnicastTail t = new RemoteUnicastTail();
         t.packet = p;
         t.headNs = tailNs - config.serializationNs(p.wireBytes);
