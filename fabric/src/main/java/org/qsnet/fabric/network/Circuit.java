@@ -48,18 +48,22 @@ final class Circuit implements EventHandler
         this.packet = packet;
         this.unicast = !packet.isBroadcast();
         // sized for the packet's path so that a unicast circuit never grows
-        this.links = new LinkOutput[capacity];
-        this.vcs = new int[capacity];
-        this.depths = new int[capacity];
+        this.links = capacity == 0 ? NO_LINKS : new LinkOutput[capacity];
+        this.vcs = capacity == 0 ? NO_INTS : new int[capacity];
+        this.depths = capacity == 0 ? NO_INTS : new int[capacity];
     }
+
+    /** A circuit that holds no link (an analytic tail in its destination's partition) shares these. */
+    private static final LinkOutput[] NO_LINKS = new LinkOutput[0];
+    private static final int[] NO_INTS = new int[0];
 
     void add(final LinkOutput link, final int vc, final int depth)
     {
         if (count == links.length)
         {
-            links = Arrays.copyOf(links, count * 2);
-            vcs = Arrays.copyOf(vcs, count * 2);
-            depths = Arrays.copyOf(depths, count * 2);
+            links = Arrays.copyOf(links, Math.max(1, count * 2));
+            vcs = Arrays.copyOf(vcs, Math.max(1, count * 2));
+            depths = Arrays.copyOf(depths, Math.max(1, count * 2));
         }
         links[count] = link;
         vcs[count] = vc;

@@ -139,7 +139,13 @@ final class HeaderRouter
     Circuit newCircuit(final Packet p)
     {
         // analytic timing holds the source's link only
-        final Circuit c = new Circuit(delivery, p, config.analyticTiming() ? 1 : Math.max(6, p.tagCount + 1));
+        return newCircuit(p, config.analyticTiming() ? 1 : Math.max(6, p.tagCount + 1));
+    }
+
+    /** A new attempt's circuit, now the packet's, room for {@code links} links (0: none, shared empty arrays). */
+    Circuit newCircuit(final Packet p, final int links)
+    {
+        final Circuit c = new Circuit(delivery, p, links);
         c.attempt = p.retries();
         p.previousCircuit = p.circuit;
         p.circuit = c;

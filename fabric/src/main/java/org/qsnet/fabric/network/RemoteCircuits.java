@@ -82,6 +82,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     private static final int ACK_NACK = 1;
     private static final int ACK_VALUE = 2;
     private static final int ACK_REPLY = 4;
+    /** {@link Packet.Kind#values()}, once (each call of it copies the array). */
+    private static final Packet.Kind[] KINDS = Packet.Kind.values();
     /** An empty reply (most packets carry none back). */
     private static final byte[] NO_REPLY = new byte[0];
 
@@ -733,7 +735,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final int attempt = b.getInt();
         final int destination = b.getInt();
         final int payloadBytes = b.getInt();
-        final Packet.Kind kind = Packet.Kind.values()[b.get()];
+        final Packet.Kind kind = KINDS[b.get()];
         final int priority = b.getInt();
         final long injectNs = b.getLong();
         final int end = b.getInt() + b.position();
@@ -825,7 +827,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         h.first = b.getInt();
         h.last = b.getInt();
         h.payloadBytes = b.getInt();
-        h.kind = Packet.Kind.values()[b.get()];
+        h.kind = KINDS[b.get()];
         h.priority = b.getInt();
         h.injectNs = b.getLong();
         h.stampNs = b.getLong();
@@ -867,7 +869,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         public void onEvent(final long timeNs)
         {
             final Packet p = packet;
-            final Circuit c = router.newCircuit(p);
+            // the tail holds no link here (the source's stays with the source)
+            final Circuit c = router.newCircuit(p, 0);
             c.pathLinks = CircuitDelivery.analyticPathLinks(p);
             p.times(headNs, timeNs);
             c.phase = Circuit.TAIL;
