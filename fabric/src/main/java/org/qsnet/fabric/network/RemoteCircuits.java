@@ -803,7 +803,10 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
             new TracedRemotePhase(p, attempt, value, (flags & ACK_NACK) != 0, reply));
     }
 
-    /** A broadcast's analytic tail: it runs everywhere (its answers combine where its recipients live). */
+    /**
+     * A broadcast's analytic tail: it runs where a recipient lives (and at its source, which shipped
+     * it), where the recipients' answers combine; elsewhere nothing (null).
+     */
     private EventHandler readAnalytic(final ByteBuffer b, final long key, final int attempt)
     {
         final RemoteHead h = new RemoteHead();
@@ -811,11 +814,12 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         h.attempt = attempt;
         h.analytic = true;
         final ByteBuffer attachment = readPacket(b, h);
-        if (anyLocal(h.first, h.last))
+        if (!anyLocal(h.first, h.last))
         {
-            h.packet = shadow(h);
-            h.attachment = codec.readAttachment(h.packet, attachment);
+            return null;
         }
+        h.packet = shadow(h);
+        h.attachment = codec.readAttachment(h.packet, attachment);
         return h;
     }
 
