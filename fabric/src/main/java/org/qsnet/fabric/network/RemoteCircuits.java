@@ -406,6 +406,14 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         eventsShipped++;
     }
 
+    /** A compact frame's start (no origin: the receiver knows it): kind, sequence, time, packet key, attempt. */
+    private WireBuffer compactHeader(final byte kind, final Circuit c, final long seq, final long timeNs)
+    {
+        shippedMinNs = Math.min(shippedMinNs, timeNs);
+        shippedWork = true;
+        return outbox.putByte(kind).putLong(seq).putLong(timeNs).putLong(c.packet.key()).putInt(c.attempt);
+    }
+
     /**
      * Analytic timing: ships a unicast's tail to its destination's partition, which alone runs it,
      * in {@link #ANALYTIC_UNICAST}'s compact form: the tail's key (its origin is the source node's),
@@ -414,11 +422,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     void shipAnalyticUnicast(final Circuit c, final long seq, final long tailNs)
     {
         final Packet p = c.packet;
-        final WireBuffer out = outbox;
-        shippedMinNs = Math.min(shippedMinNs, tailNs);
-        shippedWork = true;
-        out.putByte(ANALYTIC_UNICAST).putLong(seq).putLong(tailNs).putLong(p.key()).putInt(c.attempt)
-            .putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority())
+        final WireBuffer out = compactHeader(ANALYTIC_UNICAST, c, seq, tailNs);
+        out.putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority())
             .putLong(p.injectNs());
         final int at = out.position();
         out.putInt(0);
@@ -435,12 +440,9 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     void shipAnalyticAck(final Circuit c, final long seq, final long timeNs)
     {
         final Packet p = c.packet;
-        final WireBuffer out = outbox;
-        shippedMinNs = Math.min(shippedMinNs, timeNs);
-        shippedWork = true;
+        final WireBuffer out = compactHeader(ANALYTIC_ACK, c, seq, timeNs);
         final boolean nack = c.nack;
         final long value = p.ackValue();
-        out.putByte(ANALYTIC_ACK).putLong(seq).putLong(timeNs).putLong(p.key()).putInt(c.attempt);
         final int flagsAt = out.position();
         out.putByte(0);
         int flags = nack ? ACK_NACK : 0;
