@@ -55,6 +55,18 @@ class MpirunScriptTest
     }
 
     @Test
+    void shouldPassPrunsDistributionAndTimingOptionsThrough() throws Exception
+    {
+        final String[] r = run(Map.of(), "-np", "4", "--jvms", "2", "--timing", "analytic", "--coordinator", "h:7000",
+            "my.Prog");
+        assertEquals("0", r[0], r[2]);
+        assertEquals("-n|4|--jvms|2|--timing|analytic|--coordinator|h:7000|my.Prog|", r[1]);
+        final String[] help = run(Map.of(), "--help");
+        assertEquals("0", help[0], help[2]);
+        assertTrue(help[1].contains("--timing exact|analytic") && !help[1].contains("set -euo"), help[1]);
+    }
+
+    @Test
     void shouldTakeTheSizeFromTheLaunchersVariables() throws Exception
     {
         assertEquals("-n|5|P|", run(Map.of("OMPI_COMM_WORLD_SIZE", "5", "PMI_SIZE", "7"), "P")[1]);
