@@ -154,6 +154,19 @@ final class CircuitDelivery
         }
     }
 
+    /**
+     * A partitioned run's analytic tail arriving in a partition that did not compute it (its
+     * destination's, or a broadcast recipient's): the times the source computed, then delivery.
+     */
+    void analyticTail(final Circuit c, final long headNs, final long tailNs)
+    {
+        final Packet p = c.packet;
+        c.pathLinks = analyticPathLinks(p);
+        p.times(headNs, tailNs);
+        c.phase = Circuit.TAIL;
+        deliver(c, tailNs);
+    }
+
     /** A uniform double in [0, 1) from the key of a broadcast's attempt at a recipient (SplitMix64's finaliser). */
     private double hashedUniform(final long key, final int attempt, final int node)
     {

@@ -50,7 +50,7 @@ import org.qsnet.fabric.engine.Kernel;
  * the channel named in HEAD when the header reaches the leaf and frees it at the ACK (nothing in
  * a replica reads it in between), and keeps the bodies reserved on it, as for every other link.
  *
- * <p>About 880 lines, one class: the six kinds of shipped events (and the probes), their encoding and their
+ * <p>About 1,050 lines, one class: the eight kinds of shipped events (and the probes), their encoding and their
  * replay are one protocol (what HEAD carries is what the replica's TAIL and ACK rely on), and
  * half of the length is that protocol's description. It is on the packet path only in a
  * partitioned run; a run in one JVM never calls it.
@@ -876,11 +876,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         {
             final Packet p = packet;
             // the tail holds no link here (the source's stays with the source)
-            final Circuit c = router.newCircuit(p, 0);
-            c.pathLinks = CircuitDelivery.analyticPathLinks(p);
-            p.times(headNs, timeNs);
-            c.phase = Circuit.TAIL;
-            delivery.deliver(c, timeNs);
+            delivery.analyticTail(router.newCircuit(p, 0), headNs, timeNs);
         }
     }
 
@@ -924,10 +920,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
                 final LinkOutput out = nodeOut[source];
                 out.takeVc(vc);
                 c.add(out, vc, 1);
-                c.pathLinks = CircuitDelivery.analyticPathLinks(p);
-                p.times(stampNs, timeNs);
-                c.phase = Circuit.TAIL;
-                delivery.deliver(c, timeNs);
+                delivery.analyticTail(c, stampNs, timeNs);
                 return;
             }
             final Head h = new Head(router, p, c);
