@@ -50,6 +50,12 @@ public final class Packet
     Circuit circuit;
     /** The attempt before {@link #circuit}, whose EOP may still be releasing channels. */
     Circuit previousCircuit;
+    /**
+     * Analytic timing, a unicast between partitions: its slot in its source partition's table of such
+     * packets ({@link RemoteCircuits}), on the source's packet and on the destination's copy alike
+     * (the acknowledgement names it); -1 otherwise.
+     */
+    int crossingSlot = -1;
 
     private Packet(final int source, final int destination, final int first, final int last, final int payloadBytes,
         final Kind kind)

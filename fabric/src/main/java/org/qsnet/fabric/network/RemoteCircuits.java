@@ -109,6 +109,17 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     private final WireBuffer scratch = new WireBuffer(1 << 10);
     /** Packets in flight in this partition: the owner's own and the replicas' copies, by key. */
     private final LongObjectMap<Packet> inFlight = new LongObjectMap<>(1024);
+    /**
+     * Analytic timing: this partition's unicasts in flight to another partition, by slot; the slot
+     * rides in the packet's frame and comes back in its acknowledgement, so the ack finds its packet
+     * without a hash look-up (one crossing message in two is an ack).
+     */
+    private Packet[] crossing = new Packet[1024];
+    /** Free slots of {@link #crossing} below {@link #crossingEnd}, as a stack. */
+    private int[] freeCrossing = new int[1024];
+    private int freeCrossingCount;
+    /** Slots of {@link #crossing} ever used. */
+    private int crossingEnd;
     /** Broadcast tails of this window, in the order they ran, awaiting every recipient's answer. */
     private final List<PendingBroadcast> pending = new ArrayList<>();
     private final LongObjectMap<PendingBroadcast> pendingByKey = new LongObjectMap<>();
@@ -366,6 +377,26 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
 
     void injected(final Packet p)
     {
+        if (analytic && !p.isBroadcast())
+        {
+            final int slot;
+            if (freeCrossingCount > 0)
+            {
+                slot = freeCrossing[--freeCrossingCount];
+            }
+            else
+            {
+                if (crossingEnd == crossing.length)
+                {
+                    crossing = java.util.Arrays.copyOf(crossing, crossingEnd * 2);
+                    freeCrossing = java.util.Arrays.copyOf(freeCrossing, crossingEnd * 2);
+                }
+                slot = crossingEnd++;
+            }
+            crossing[slot] = p;
+            p.crossingSlot = slot;
+            return;
+        }
         inFlight.put(p.key(), p);
     }
 
@@ -423,7 +454,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     {
         final Packet p = c.packet;
         final WireBuffer out = compactHeader(ANALYTIC_UNICAST, c, seq, tailNs);
-        out.putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority())
+        out.putInt(p.crossingSlot).putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority())
             .putLong(p.injectNs());
         final int at = out.position();
         out.putInt(0);
@@ -441,6 +472,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     {
         final Packet p = c.packet;
         final WireBuffer out = compactHeader(ANALYTIC_ACK, c, seq, timeNs);
+        out.putInt(p.crossingSlot);
         final boolean nack = c.nack;
         final long value = p.ackValue();
         final int flagsAt = out.position();
@@ -735,6 +767,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final long tailNs = b.getLong();
         final long key = b.getLong();
         final int attempt = b.getInt();
+        final int slot = b.getInt();
         final int destination = b.getInt();
         final int payloadBytes = b.getInt();
         final Packet.Kind kind = KINDS[b.get()];
@@ -755,6 +788,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         p.tagCount = 2 * topology.ncaLevel(source, destination) - 1;
         p.wireBytes = payloadBytes + config.packetOverheadBytes();
         p.injected(injectNs, key);
+        p.crossingSlot = slot;
         for (int i = 0; i < attempt; i++)
         {
             p.retried();
@@ -778,6 +812,7 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         final long timeNs = b.getLong();
         final long key = b.getLong();
         final int attempt = b.getInt();
+        final int slot = b.getInt();
         final int flags = b.get();
         final long value = (flags & ACK_VALUE) != 0 ? b.getLong() : 0;
         byte[] reply = null;
@@ -794,10 +829,11 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
         {
             return;
         }
-        final Packet p = inFlight.get(key);
-        if (p == null)
+        final Packet p = slot >= 0 && slot < crossingEnd ? crossing[slot] : null;
+        if (p == null || p.key() != key)
         {
-            throw new QsnetException("an acknowledgement for packet " + key + " arrived here, where it is not in flight");
+            throw new QsnetException("an acknowledgement for packet " + key + " (slot " + slot
+                + ") arrived here, where it is not in flight");
         }
         eventsReceived++;
         // the acknowledgement is an event of the destination node's origin
@@ -1028,6 +1064,14 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
 
     void acked(final Packet p)
     {
+        final int slot = p.crossingSlot;
+        if (slot >= 0 && isLocal(p.source()))
+        {
+            crossing[slot] = null;
+            freeCrossing[freeCrossingCount++] = slot;
+            p.crossingSlot = -1;
+            return;
+        }
         inFlight.remove(p.key());
     }
 
@@ -1036,6 +1080,6 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
      */
     public int packetsInFlight()
     {
-        return inFlight.size();
+        return inFlight.size() + crossingEnd - freeCrossingCount;
     }
 }

@@ -1,33 +1,38 @@
 package org.qsnet.fabric.network;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * A growable little-endian byte buffer for what crosses partitions: written with {@code put*},
- * handed to a transport as a {@link ByteBuffer} view by {@link #flip()}.
+ * handed to a transport as a {@link ByteBuffer} view by {@link #flip()}. It writes a plain array
+ * through little-endian views (no buffer's bounds and state checks on every field: a window's
+ * outbox takes several fields per shipped event).
  */
 public final class WireBuffer
 {
-    private ByteBuffer buffer;
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private byte[] bytes;
+    private int position;
 
     /**
      * @param initialCapacity bytes to start with.
      */
     public WireBuffer(final int initialCapacity)
     {
-        buffer = ByteBuffer.allocate(Math.max(16, initialCapacity)).order(ByteOrder.LITTLE_ENDIAN);
+        bytes = new byte[Math.max(16, initialCapacity)];
     }
 
-    private void ensure(final int bytes)
+    private void ensure(final int n)
     {
-        if (buffer.remaining() < bytes)
+        if (bytes.length - position < n)
         {
-            final ByteBuffer bigger = ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + bytes))
-                .order(ByteOrder.LITTLE_ENDIAN);
-            buffer.flip();
-            bigger.put(buffer);
-            buffer = bigger;
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, position + n));
         }
     }
 
@@ -35,7 +40,7 @@ public final class WireBuffer
     public WireBuffer putByte(final int v)
     {
         ensure(1);
-        buffer.put((byte)v);
+        bytes[position++] = (byte)v;
         return this;
     }
 
@@ -43,7 +48,8 @@ public final class WireBuffer
     public WireBuffer putInt(final int v)
     {
         ensure(4);
-        buffer.putInt(v);
+        INT.set(bytes, position, v);
+        position += 4;
         return this;
     }
 
@@ -51,7 +57,8 @@ public final class WireBuffer
     public WireBuffer putLong(final long v)
     {
         ensure(8);
-        buffer.putLong(v);
+        LONG.set(bytes, position, v);
+        position += 8;
         return this;
     }
 
@@ -68,8 +75,9 @@ public final class WireBuffer
             return putInt(-1);
         }
         ensure(4 + v.length);
-        buffer.putInt(v.length);
-        buffer.put(v);
+        INT.set(bytes, position, v.length);
+        System.arraycopy(v, 0, bytes, position + 4, v.length);
+        position += 4 + v.length;
         return this;
     }
 
@@ -92,15 +100,17 @@ public final class WireBuffer
      */
     public WireBuffer put(final ByteBuffer src)
     {
-        ensure(src.remaining());
-        buffer.put(src);
+        final int n = src.remaining();
+        ensure(n);
+        src.get(bytes, position, n);
+        position += n;
         return this;
     }
 
     /** @return bytes written. */
     public int position()
     {
-        return buffer.position();
+        return position;
     }
 
     /**
@@ -111,7 +121,8 @@ public final class WireBuffer
      */
     public void putIntAt(final int index, final int v)
     {
-        buffer.putInt(index, v);
+        checkWritten(index, 4);
+        INT.set(bytes, index, v);
     }
 
     /**
@@ -122,7 +133,8 @@ public final class WireBuffer
      */
     public void putByteAt(final int index, final byte v)
     {
-        buffer.put(index, v);
+        checkWritten(index, 1);
+        bytes[index] = v;
     }
 
     /**
@@ -132,25 +144,34 @@ public final class WireBuffer
      */
     public void truncate(final int index)
     {
-        if (index < 0 || index > buffer.position())
+        if (index < 0 || index > position)
         {
-            throw new org.qsnet.fabric.QsnetException("truncate index " + index + " must be in 0.." + buffer.position());
+            throw new org.qsnet.fabric.QsnetException("truncate index " + index + " must be in 0.." + position);
         }
-        buffer.position(index);
+        position = index;
     }
 
     /** Forgets what was written. */
     public void clear()
     {
-        buffer.clear();
+        position = 0;
     }
 
     /**
-     * @return a read-only view of the bytes written (position 0, limit = bytes written).
+     * @return a view of the bytes written (position 0, limit = bytes written), valid until the next write.
      */
     public ByteBuffer flip()
     {
-        return buffer.duplicate().flip().order(ByteOrder.LITTLE_ENDIAN);
+        return ByteBuffer.wrap(bytes, 0, position).slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private void checkWritten(final int index, final int n)
+    {
+        if (index < 0 || index > position - n)
+        {
+            throw new org.qsnet.fabric.QsnetException("index " + index + " must be in 0.." + (position - n)
+                + ": only bytes already written are rewritten");
+        }
     }
 
     /**
