@@ -84,7 +84,7 @@ public final class PrunCommand implements Callable<Integer>
 
     @Option(names = "--jvms", paramLabel = "N", description = "Run the job in N JVMs on this host, one partition of the "
         + "machine each, joined through shared memory; this JVM is partition 0 and writes the results. The simulated "
-        + "results are those of one JVM, bit for bit.")
+        + "results are those of one JVM, bit for bit (--jvms 1 is one JVM, as without the option).")
     Integer jvms;
 
     @Option(names = "--coordinator", paramLabel = "HOST:PORT", description = "Multi-host run: this process is one partition; "
@@ -138,7 +138,8 @@ public final class PrunCommand implements Callable<Integer>
             Thread.currentThread().getContextClassLoader());
         final long watchdogNs = timeoutSeconds == null ? 0 : (long)(timeoutSeconds * 1e9);
         final KernelContext kernelContext = new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, watchdogNs);
-        if (jvms != null || coordinator != null)
+        // --jvms 1 is one JVM: the job runs as without the option (no partition driver, no windows)
+        if ((jvms != null && jvms != 1) || coordinator != null)
         {
             return Distributed.run(this, p, kernelContext, program, cyclic);
         }

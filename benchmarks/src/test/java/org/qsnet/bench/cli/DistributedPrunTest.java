@@ -49,6 +49,11 @@ class DistributedPrunTest
         final String[] one = Captured.run(PrunCommand::execute, PING);
         assertEquals("0", one[0], one[2]);
         final String expected = result(one[2]);
+        // one JVM asked for explicitly: the plain run, no partition driver and no windows
+        final String[] single = Captured.run(PrunCommand::execute, with(PING, "--jvms", "1"));
+        assertEquals("0", single[0], single[2]);
+        assertEquals(one[2], single[2], "--jvms 1 prints what a run without the option prints");
+        assertTrue(!single[2].contains("synchronous windows"), single[2]);
         for (final String jvms : new String[] {"2", "4"})
         {
             final String[] many = Captured.run(PrunCommand::execute, with(PING, "--jvms", jvms));
