@@ -22,6 +22,7 @@ final class Circuit implements EventHandler
     final boolean unicast;
     LinkOutput[] links;
     int[] vcs;
+    /** A broadcast's links' depths; empty for a unicast, whose link {@code i} is at depth {@code i + 1}. */
     int[] depths;
     int count;
     int releaseDepth;
@@ -50,7 +51,8 @@ final class Circuit implements EventHandler
         // sized for the packet's path so that a unicast circuit never grows
         this.links = capacity == 0 ? NO_LINKS : new LinkOutput[capacity];
         this.vcs = capacity == 0 ? NO_INTS : new int[capacity];
-        this.depths = capacity == 0 ? NO_INTS : new int[capacity];
+        // a unicast's link i is at depth i + 1: only a broadcast keeps its links' depths
+        this.depths = capacity == 0 || unicast ? NO_INTS : new int[capacity];
     }
 
     /** A circuit that holds no link (an analytic tail in its destination's partition) shares these. */
@@ -63,11 +65,21 @@ final class Circuit implements EventHandler
         {
             links = Arrays.copyOf(links, Math.max(1, count * 2));
             vcs = Arrays.copyOf(vcs, Math.max(1, count * 2));
-            depths = Arrays.copyOf(depths, Math.max(1, count * 2));
+            if (!unicast)
+            {
+                depths = Arrays.copyOf(depths, Math.max(1, count * 2));
+            }
         }
         links[count] = link;
         vcs[count] = vc;
-        depths[count] = depth;
+        if (unicast)
+        {
+            assert depth == count + 1 : "a unicast's link " + count + " at depth " + depth;
+        }
+        else
+        {
+            depths[count] = depth;
+        }
         count++;
     }
 

@@ -352,6 +352,10 @@ final class CircuitDelivery
         {
             return c.pathLinks;
         }
+        if (c.unicast)
+        {
+            return c.count;
+        }
         int depth = 0;
         for (int i = 0; i < c.count; i++)
         {
