@@ -73,10 +73,14 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     static final byte ANALYTIC = 8;
     /**
      * Analytic timing: a unicast's tail, compact (the source is in the key, the header's time is the
-     * tail's less the body's serialisation, the node link's channel stays with the source).
+     * tail's less the body's serialisation, the node link's channel stays with the source), with the
+     * packet's slot at its source ({@link #crossing}).
      */
     static final byte ANALYTIC_UNICAST = 9;
-    /** Analytic timing: a unicast's acknowledgement, compact (its origin is the packet's destination). */
+    /**
+     * Analytic timing: a unicast's acknowledgement, compact (its origin is the packet's destination),
+     * naming the packet's slot at its source, where the packet is checked against the key.
+     */
     static final byte ANALYTIC_ACK = 10;
     /** {@link #ANALYTIC_ACK}'s flags. */
     private static final int ACK_NACK = 1;
@@ -454,8 +458,8 @@ public final class RemoteCircuits implements org.qsnet.fabric.engine.ProbeExchan
     {
         final Packet p = c.packet;
         final WireBuffer out = compactHeader(ANALYTIC_UNICAST, c, seq, tailNs);
-        out.putInt(p.crossingSlot).putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal()).putInt(p.priority())
-            .putLong(p.injectNs());
+        out.putInt(p.crossingSlot).putInt(p.destination()).putInt(p.payloadBytes()).putByte(p.kind().ordinal())
+            .putInt(p.priority()).putLong(p.injectNs());
         final int at = out.position();
         out.putInt(0);
         codec.writeAttachment(p, out);
