@@ -45,10 +45,11 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "--warmup-runs", defaultValue = "2", description = "Unmeasured runs per case first, to warm the JIT. Default: ${DEFAULT-VALUE}.")
     int warmupRuns;
 
-    @Option(names = "--warmup-ms", defaultValue = "2000", description = "Without --partitions: the unmeasured runs go on "
-        + "(after --warmup-runs of them; none with --warmup-runs 0) until this much host time has passed, as JMH warms up "
-        + "by time: a 64-node run of 1000 us takes about 30 ms, and two of them leave the JIT still compiling. 0..600000. "
-        + "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup-ms", defaultValue = "2000", description = "The unmeasured runs go on (after --warmup-runs "
+        + "of them; none with --warmup-runs 0) until this much host time has passed, as JMH warms up by time (a 64-node "
+        + "run of 1000 us takes about 30 ms, and two of them leave the JIT still compiling), and then until the JIT is "
+        + "quiet: its compilers busy for at most 1 %% of the last unmeasured run (in every JVM with --jvms), or "
+        + Warmup.MAX_MS / 1000 + " s have passed. 0..600000. Default: ${DEFAULT-VALUE}.")
     long warmupMs;
 
     @Option(names = "--partitions", split = ",", paramLabel = "N,...", description = "Instead: whole runs (10 us warm-up "
@@ -111,7 +112,8 @@ public final class PerfCommand implements Callable<Integer>
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
             .fact("window", measureUs + " us simulated after 10 us warm-up; " + (warmupRuns == 0 ? "no unmeasured runs"
-                : warmupRuns + " unmeasured runs first, and more until " + warmupMs + " ms of host time have passed"));
+                : warmupRuns + " unmeasured runs first, and more until " + warmupMs + " ms of host time have passed and the JIT"
+                + " is quiet"));
         if (FabricOptions.analytic(timing))
         {
             t.fact("timing", FabricOptions.ANALYTIC_LABEL);
@@ -134,12 +136,12 @@ public final class PerfCommand implements Callable<Integer>
             double built = 0;
             double peak = 0;
             double live = 0;
-            final long warmStart = System.nanoTime();
-            int warmups = 0;
+            final Warmup warmup = new Warmup();
             for (int r = -warmupRuns; r < repeat; r++)
             {
                 System.gc();
                 resetPeaks();
+                warmup.runStarts();
                 final TrafficSpec spec = new TrafficSpec(Pattern.parse(pattern), nodes, fabric(nodes),
                     320, false, true, 10_000, Math.round(measureUs * 1000), 0, 0, 1, false, true, false, 0, false, 1, false, org.qsnet.fabric.machine.PlatformProfile.pentium3He());
                 final TrafficExperiment e = new TrafficExperiment(spec, 1.0);
@@ -155,7 +157,7 @@ public final class PerfCommand implements Callable<Integer>
                 final long threadCpu = threads.getCurrentThreadCpuTime() - c0;
                 if (r < 0)
                 {
-                    if (r == -1 && System.nanoTime() - warmStart < warmupMs * 1_000_000L && ++warmups < 10_000)
+                    if (r == -1 && !warmup.done(true))
                     {
                         // warm up for longer: the last unmeasured run again
                         r--;
@@ -206,13 +208,19 @@ public final class PerfCommand implements Callable<Integer>
                 QsnetException.require(p >= 1 && p <= nodes, "--partitions", p, "must be in 1.." + nodes);
                 final Runs runs = new Runs(repeat);
                 TrafficPoint pt = null;
+                final Warmup warmup = new Warmup();
                 for (int r = -warmupRuns; r < repeat; r++)
                 {
                     final TrafficSpec spec = spec(nodes);
                     System.gc();
+                    warmup.runStarts();
                     final long t0 = System.nanoTime();
                     final TrafficExperiment.Partitioned run = TrafficExperiment.partitioned(spec, 1.0, p, f -> { });
                     final long wall = System.nanoTime() - t0;
+                    if (r == -1 && !warmup.done(true))
+                    {
+                        r--;
+                    }
                     if (r >= 0)
                     {
                         runs.add(r, wall, run);
@@ -243,15 +251,29 @@ public final class PerfCommand implements Callable<Integer>
         {
             QsnetException.require(jvms <= nodes, "--jvms", jvms, "must be at most the node count " + nodes);
             final Runs runs = new Runs(repeat);
+            final Warmup warmup = new Warmup();
             for (int r = -warmupRuns; r < repeat; r++)
             {
                 final TrafficSpec spec = spec(nodes);
                 System.gc();
+                warmup.runStarts();
                 try (org.qsnet.fabric.transport.Transport transport = job.open(index++))
                 {
                     final long t0 = System.nanoTime();
-                    final TrafficExperiment.Partitioned run = TrafficExperiment.partitionOfJob(spec, 1.0, transport, f -> { });
+                    // after the last unmeasured run every JVM says whether it is warm: all go on alike
+                    final boolean last = r == -1;
+                    final TrafficExperiment.JobPart part = TrafficExperiment.partitionOfJob(spec, 1.0, transport,
+                        f -> { }, last ? () -> warmup.done(false) || warmup.capped() : null);
                     final long wall = System.nanoTime() - t0;
+                    final TrafficExperiment.Partitioned run = part.result();
+                    if (last && !part.allAgreed())
+                    {
+                        r--;
+                    }
+                    else if (last && job.partition == 0)
+                    {
+                        System.err.printf(Locale.ROOT, "perf: every JVM warm after %d unmeasured runs%n", warmup.runs());
+                    }
                     if (run != null && r >= 0)
                     {
                         runs.add(r, wall, run);
@@ -288,7 +310,8 @@ public final class PerfCommand implements Callable<Integer>
             .fact("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"))
             .fact("host cpus", Runtime.getRuntime().availableProcessors())
             .fact("run", "10 us warm-up + " + measureUs + " us simulated; " + how + "; " + warmupRuns
-                + " unmeasured runs first");
+                + " unmeasured runs first" + (warmupRuns == 0 ? "" : ", and more until " + warmupMs
+                + " ms of host time have passed and the JIT is quiet"));
         if (FabricOptions.analytic(timing))
         {
             t.fact("timing", FabricOptions.ANALYTIC_LABEL);
@@ -301,6 +324,70 @@ public final class PerfCommand implements Callable<Integer>
             t.column("same_result", "%s");
         }
         return t;
+    }
+
+    /**
+     * When the unmeasured runs may stop (a case's, from its first run): once {@code --warmup-ms} of
+     * host time has passed and the JIT has gone quiet — its compilers busy for at most 1 % of the last
+     * unmeasured run (plus 1 ms: the count is in milliseconds) — or after {@link #MAX_MS}. Host time
+     * decides only how long the tool warms up, never a simulated result.
+     */
+    private final class Warmup
+    {
+        static final long MAX_MS = 60_000;
+        private final java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        private final long startNs = System.nanoTime(); // wall-clock: the tool's warm-up length only
+        private long runStartNs;
+        private long runStartCompileMs;
+        private int runs;
+
+        void runStarts()
+        {
+            runs++;
+            runStartNs = System.nanoTime(); // wall-clock: the tool's warm-up length only
+            runStartCompileMs = compileMs();
+        }
+
+        private long compileMs()
+        {
+            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+        }
+
+        /** @return the runs started so far. */
+        int runs()
+        {
+            return runs;
+        }
+
+        boolean capped()
+        {
+            return System.nanoTime() - startNs >= MAX_MS * 1_000_000L; // wall-clock: the tool's warm-up length only
+        }
+
+        /**
+         * @param alone whether this JVM decides alone: reaching {@link #MAX_MS} ends the warm-up, and
+         *              the end is reported (with --jvms each JVM votes, counting the cap itself, and
+         *              all go on until every one says yes).
+         * @return whether the last unmeasured run (just ended) may be the last.
+         */
+        boolean done(final boolean alone)
+        {
+            final long now = System.nanoTime(); // wall-clock: the tool's warm-up length only
+            final long runMs = (now - runStartNs) / 1_000_000L;
+            final boolean quiet = compileMs() - runStartCompileMs <= 1 + runMs / 100;
+            final boolean timeUp = now - startNs >= warmupMs * 1_000_000L;
+            if (timeUp && !quiet && alone && capped())
+            {
+                System.err.println("perf: the JIT still compiles after " + MAX_MS / 1000 + " s of warm-up; measuring anyway");
+                return true;
+            }
+            if (timeUp && quiet && alone)
+            {
+                System.err.printf(Locale.ROOT, "perf: warm after %d unmeasured runs, %.1f s (the JIT quiet)%n", runs,
+                    (now - startNs) / 1e9);
+            }
+            return timeUp && quiet;
+        }
     }
 
     /** The measured runs of one case: host time, and the partitions' dispatching and exchange. */

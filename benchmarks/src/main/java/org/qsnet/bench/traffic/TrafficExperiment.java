@@ -545,6 +545,25 @@ public final class TrafficExperiment
     public static Partitioned partitionOfJob(final TrafficSpec spec, final double offeredLoad,
         final org.qsnet.fabric.transport.Transport transport, final java.util.function.Consumer<Fabric> prepare)
     {
+        return partitionOfJob(spec, offeredLoad, transport, prepare, null).result();
+    }
+
+    /**
+     * {@link #partitionOfJob(TrafficSpec, double, org.qsnet.fabric.transport.Transport, java.util.function.Consumer)},
+     * then, after the run, a vote of every partition of the job (each must call it alike): for a
+     * decision every JVM of a job must take together, such as whether to go on warming up.
+     *
+     * @param spec        the experiment.
+     * @param offeredLoad offered load.
+     * @param transport   this partition's transport.
+     * @param prepare     called with this partition's fabric before the run.
+     * @param vote        this partition's answer, asked after the run; null: no vote.
+     * @return the combined result (null outside partition 0) and whether every partition said yes.
+     */
+    public static JobPart partitionOfJob(final TrafficSpec spec, final double offeredLoad,
+        final org.qsnet.fabric.transport.Transport transport, final java.util.function.Consumer<Fabric> prepare,
+        final java.util.function.BooleanSupplier vote)
+    {
         final int n = transport.partitionCount();
         org.qsnet.fabric.QsnetException.require(n >= 2 && n <= spec.nodes(), "partitions", n, "must be in 2.." + spec.nodes());
         final TrafficExperiment e = new TrafficExperiment(spec, offeredLoad,
@@ -553,16 +572,27 @@ public final class TrafficExperiment
         prepare.accept(e.fabric);
         e.run();
         final byte[][] all = e.driver.gather(Counts.of(e).encode());
+        final boolean agreed = vote != null && e.driver.allAgree(vote.getAsBoolean());
         if (all == null)
         {
-            return null;
+            return new JobPart(null, agreed);
         }
         final List<Counts> counts = new ArrayList<>();
         for (final byte[] b : all)
         {
             counts.add(Counts.decode(b, spec.nodes()));
         }
-        return combined(e, counts);
+        return new JobPart(combined(e, counts), agreed);
+    }
+
+    /**
+     * One partition's share of a job run in several JVMs.
+     *
+     * @param result    the combined result at partition 0; null elsewhere.
+     * @param allAgreed whether every partition voted yes (false without a vote).
+     */
+    public record JobPart(Partitioned result, boolean allAgreed)
+    {
     }
 
     /**

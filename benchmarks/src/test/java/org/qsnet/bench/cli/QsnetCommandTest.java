@@ -355,6 +355,24 @@ class QsnetCommandTest
     }
 
     @Test
+    void shouldWarmUpUntilTheJitIsQuietInOneJvmAndInPartitions()
+    {
+        for (final String[] mode : new String[][] {{}, {"--partitions", "1,2"}})
+        {
+            final java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("perf", "--nodes", "16",
+                "--measure-us", "20", "--repeat", "1", "--warmup-runs", "1", "--warmup-ms", "0", "--format", "csv"));
+            args.addAll(java.util.List.of(mode));
+            final String[] r = run(args.toArray(new String[0]));
+            assertEquals("0", r[0], r[2]);
+            // one report per case: the whole run's, or each partition count's
+            final long reports = r[2].lines().filter(l -> l.matches("perf: warm after \\d+ unmeasured runs, [0-9.]+ s "
+                + "\\(the JIT quiet\\)")).count();
+            assertEquals(mode.length == 0 ? 1 : 2, reports, r[2]);
+            assertTrue(r[1].lines().anyMatch(l -> l.startsWith("16,")), r[1]);
+        }
+    }
+
+    @Test
     void shouldMeasurePartitionedRunsInBothTimingsWithTheSameResultAndTheHostTimeSplit()
     {
         for (final String timing : new String[] {"exact", "analytic"})
