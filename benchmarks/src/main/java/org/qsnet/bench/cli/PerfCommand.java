@@ -49,7 +49,7 @@ public final class PerfCommand implements Callable<Integer>
         + "of them; none with --warmup-runs 0) until this much host time has passed, as JMH warms up by time (a 64-node "
         + "run of 1000 us takes about 30 ms, and two of them leave the JIT still compiling), and then until the JIT is "
         + "quiet: its compilers busy for at most 1 %% of the last unmeasured run (in every JVM with --jvms), or "
-        + Warmup.MAX_MS / 1000 + " s have passed. 0..600000. Default: ${DEFAULT-VALUE}.")
+        + Warmup.MAX_MS / 1000 + " s more have passed. 0..600000. Default: ${DEFAULT-VALUE}.")
     long warmupMs;
 
     @Option(names = "--partitions", split = ",", paramLabel = "N,...", description = "Instead: whole runs (10 us warm-up "
@@ -263,7 +263,7 @@ public final class PerfCommand implements Callable<Integer>
                     // after the last unmeasured run every JVM says whether it is warm: all go on alike
                     final boolean last = r == -1;
                     final TrafficExperiment.JobPart part = TrafficExperiment.partitionOfJob(spec, 1.0, transport,
-                        f -> { }, last ? () -> warmup.done(false) || warmup.capped() : null);
+                        f -> { }, last ? warmup::vote : null);
                     final long wall = System.nanoTime() - t0;
                     final TrafficExperiment.Partitioned run = part.result();
                     if (last && !part.allAgreed())
@@ -272,7 +272,8 @@ public final class PerfCommand implements Callable<Integer>
                     }
                     else if (last && job.partition == 0)
                     {
-                        System.err.printf(Locale.ROOT, "perf: every JVM warm after %d unmeasured runs%n", warmup.runs());
+                        System.err.printf(Locale.ROOT, "perf: every JVM done warming up after %d unmeasured runs%n",
+                            warmup.runs());
                     }
                     if (run != null && r >= 0)
                     {
@@ -329,8 +330,8 @@ public final class PerfCommand implements Callable<Integer>
     /**
      * When the unmeasured runs may stop (a case's, from its first run): once {@code --warmup-ms} of
      * host time has passed and the JIT has gone quiet — its compilers busy for at most 1 % of the last
-     * unmeasured run (plus 1 ms: the count is in milliseconds) — or after {@link #MAX_MS}. Host time
-     * decides only how long the tool warms up, never a simulated result.
+     * unmeasured run (plus 1 ms: the count is in milliseconds) — or {@link #MAX_MS} after that. Host
+     * time decides only how long the tool warms up, never a simulated result.
      */
     private final class Warmup
     {
@@ -359,15 +360,37 @@ public final class PerfCommand implements Callable<Integer>
             return runs;
         }
 
+        /** @return whether {@code --warmup-ms} and {@link #MAX_MS} more have passed. */
         boolean capped()
         {
-            return System.nanoTime() - startNs >= MAX_MS * 1_000_000L; // wall-clock: the tool's warm-up length only
+            // wall-clock: the tool's warm-up length only
+            return System.nanoTime() - startNs >= (warmupMs + MAX_MS) * 1_000_000L;
         }
 
         /**
-         * @param alone whether this JVM decides alone: reaching {@link #MAX_MS} ends the warm-up, and
-         *              the end is reported (with --jvms each JVM votes, counting the cap itself, and
-         *              all go on until every one says yes).
+         * With --jvms, this JVM's vote after an unmeasured run: warm, or past the cap (said on stderr).
+         *
+         * @return whether this JVM may stop warming up.
+         */
+        boolean vote()
+        {
+            if (done(false))
+            {
+                return true;
+            }
+            if (capped())
+            {
+                System.err.println("perf: the JIT still compiles after " + (warmupMs + MAX_MS) / 1000
+                    + " s of warm-up; measuring anyway");
+                return true;
+            }
+            return false;
+        }
+
+        /**
+         * @param alone whether this JVM decides alone: reaching the cap ({@link #capped()}) ends the
+         *              warm-up, and the end is reported (with --jvms each JVM votes, {@link #vote()},
+         *              and all go on until every one says yes).
          * @return whether the last unmeasured run (just ended) may be the last.
          */
         boolean done(final boolean alone)
@@ -378,7 +401,8 @@ public final class PerfCommand implements Callable<Integer>
             final boolean timeUp = now - startNs >= warmupMs * 1_000_000L;
             if (timeUp && !quiet && alone && capped())
             {
-                System.err.println("perf: the JIT still compiles after " + MAX_MS / 1000 + " s of warm-up; measuring anyway");
+                System.err.println("perf: the JIT still compiles after " + (warmupMs + MAX_MS) / 1000
+                    + " s of warm-up; measuring anyway");
                 return true;
             }
             if (timeUp && quiet && alone)

@@ -133,7 +133,7 @@ class PartitionedExperimentTest
         final String[] warm = Captured.run(QsnetCommand::execute, "perf", "--nodes", "16", "--jvms", "2", "--measure-us",
             "20", "--repeat", "1", "--warmup-runs", "1", "--warmup-ms", "0", "--timing", "analytic", "--format", "csv");
         assertEquals("0", warm[0], warm[2]);
-        assertTrue(warm[2].matches("(?s).*perf: every JVM warm after \\d+ unmeasured runs.*"), warm[2]);
+        assertTrue(warm[2].matches("(?s).*perf: every JVM done warming up after \\d+ unmeasured runs.*"), warm[2]);
         assertEquals(1, warm[1].lines().filter(l -> l.startsWith("16,2,")).count(), warm[1]);
         final String[] both = Captured.run(QsnetCommand::execute, "perf", "--jvms", "2", "--partitions", "1,2");
         assertEquals("2", both[0], both[2]);

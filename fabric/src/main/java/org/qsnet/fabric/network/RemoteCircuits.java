@@ -50,7 +50,7 @@ import org.qsnet.fabric.engine.Kernel;
  * the channel named in HEAD when the header reaches the leaf and frees it at the ACK (nothing in
  * a replica reads it in between), and keeps the bodies reserved on it, as for every other link.
  *
- * <p>About 1,050 lines, one class: the eight kinds of shipped events (and the probes), their encoding and their
+ * <p>About 1,090 lines, one class: the eight kinds of shipped events (and the probes), their encoding and their
  * replay are one protocol (what HEAD carries is what the replica's TAIL and ACK rely on), and
  * half of the length is that protocol's description. It is on the packet path only in a
  * partitioned run; a run in one JVM never calls it.
