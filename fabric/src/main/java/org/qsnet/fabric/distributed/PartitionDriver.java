@@ -96,9 +96,9 @@ public final class PartitionDriver
      * process, found by every partition at the same window): no partition need tell the others.
      */
     private boolean endedAlike;
-    /** The end of a failed run (and the failed process) every partition knows of ({@link Long#MAX_VALUE}: none). */
     private long dispatchNs;
     private long exchangeNs;
+    /** The end of a failed run (and the failed process) every partition knows of ({@link Long#MAX_VALUE}: none). */
     private long announcedFailureEndNs = Long.MAX_VALUE;
     private int announcedFailureOrigin = Integer.MAX_VALUE;
 
@@ -108,6 +108,16 @@ public final class PartitionDriver
     public long windows()
     {
         return windows;
+    }
+
+    /**
+     * @return of {@link #windows()}, those whose end the carrier of this partition's processes ran
+     * (between windows in which a process ran the driver's thread then waits; 0 with
+     * {@code -Dqsnet.windowsOnCarrier=false}, when processes run as virtual threads, or when none runs here).
+     */
+    public long windowsEndedOnCarrier()
+    {
+        return carrierWindows;
     }
 
     /**
@@ -199,7 +209,99 @@ public final class PartitionDriver
         }
     }
 
+    /**
+     * Whether the carrier of the partition's processes ends windows itself ({@link Kernel.WindowBoundary});
+     * {@code -Dqsnet.windowsOnCarrier=false} (read when the driver is made) leaves every window's end
+     * to the driver's thread, for comparison: the results are the same either way.
+     */
+    private final boolean windowsOnCarrier = !"false".equalsIgnoreCase(System.getProperty("qsnet.windowsOnCarrier"));
+    /** Windows the carrier ended ({@link #endWindowOnCarrier}). */
+    private long carrierWindows;
+
+    // the state of a run's windows, shared by the driver's thread and the carrier ({@link #endWindowOnCarrier})
+    /** The run's last instant. */
+    private long runEndNs;
+    /** Where the next window starts (the least bound of every partition), {@link Long#MAX_VALUE}: none. */
+    private long nextWindowNs;
+    private long lookaheadNs;
+    private long watchdogNs;
+    private long startedNs;
+    /** Whether the carrier already ended the last window run under the driver's {@code advanceTo}. */
+    private boolean endedOnCarrier;
+    /** Host time the carrier spent in exchanges during the driver's {@code advanceTo} (reports only). */
+    private long carrierExchangeNs;
+    /** What failed on the carrier while it ended a window, for the driver to throw. */
+    private Throwable carrierFailure;
+
     private RunReport runWindows(final long endNs)
+    {
+        if (windowsOnCarrier)
+        {
+            kernel.windowBoundary(this::endWindowOnCarrier);
+        }
+        try
+        {
+            return runWindowsOn(endNs);
+        }
+        finally
+        {
+            kernel.windowBoundary(null);
+        }
+    }
+
+    /** Whether the window that starts at {@link #nextWindowNs} is to run. */
+    private boolean windowDue()
+    {
+        return nextWindowNs != Long.MAX_VALUE && nextWindowNs <= Math.min(runEndNs, kernel.failureEndNs());
+    }
+
+    /** The last instant of the window that starts at {@link #nextWindowNs}. */
+    private long windowEnd()
+    {
+        return Math.min(Math.min(runEndNs, kernel.failureEndNs()), nextWindowNs + lookaheadNs - 1);
+    }
+
+    private boolean watchdogExpired()
+    {
+        return watchdogNs > 0 && System.nanoTime() - startedNs > watchdogNs; // wall-clock: safety net only
+    }
+
+    /** The end of a window: its events out, the others' in, and where the next one starts. */
+    private void endWindow()
+    {
+        windows++;
+        nextWindowNs = exchange(Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs()));
+    }
+
+    /**
+     * {@link Kernel.WindowBoundary} on the carrier: the window's end as the driver's loop does it,
+     * and the next window's end while that loop would go on; -1 where it would stop or decide (the
+     * run's end, a failed process's end of the run, the watchdog, a failure of the exchange).
+     */
+    private long endWindowOnCarrier()
+    {
+        try
+        {
+            final long start = System.nanoTime(); // wall-clock: host-time report only
+            carrierWindows++;
+            endWindow();
+            carrierExchangeNs += System.nanoTime() - start; // wall-clock: host-time report only
+            if (!windowDue() || watchdogExpired())
+            {
+                endedOnCarrier = true;
+                return -1;
+            }
+            return windowEnd();
+        }
+        catch (final Throwable e)
+        {
+            carrierFailure = e;
+            endedOnCarrier = true;
+            return -1;
+        }
+    }
+
+    private RunReport runWindowsOn(final long endNs)
     {
         final long failureDelay = kernel.failureEndDelayNs();
         if (failureDelay >= remote.minLookaheadNs())
@@ -207,20 +309,21 @@ public final class PartitionDriver
             // every partition ends a failed run at the same instant only if it lies past the window
             remote.capLookahead(failureDelay);
         }
-        final long lookahead = remote.lookaheadNs();
-        final long watchdogNs = kernel.context().watchdogNs();
-        final long started = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
-        if (failureDelay >= 0 && failureDelay < lookahead)
+        lookaheadNs = remote.lookaheadNs();
+        watchdogNs = kernel.context().watchdogNs();
+        startedNs = watchdogNs > 0 ? System.nanoTime() : 0; // wall-clock: safety net only, never part of a result
+        runEndNs = endNs;
+        if (failureDelay >= 0 && failureDelay < lookaheadNs)
         {
             throw new QsnetException("the run's end after a failed process (" + failureDelay + " ns) must be at least the"
-                + " lookahead (" + lookahead + " ns): the partitions could not all end it at the same instant");
+                + " lookahead (" + lookaheadNs + " ns): the partitions could not all end it at the same instant");
         }
-        long t = exchange(kernel.nextEventTimeNs());
+        nextWindowNs = exchange(kernel.nextEventTimeNs());
         while (true)
         {
-            while (t != Long.MAX_VALUE && t <= Math.min(endNs, kernel.failureEndNs()))
+            while (windowDue())
             {
-                if (watchdogNs > 0 && System.nanoTime() - started > watchdogNs) // wall-clock: safety net only
+                if (watchdogExpired())
                 {
                     final RunReport r = kernel.snapshot();
                     kernel.shutdown();
@@ -228,16 +331,34 @@ public final class PartitionDriver
                         + " than " + watchdogNs / 1_000_000 + " ms of host time; simulated time " + kernel.nowNs() + " ns",
                         null, r);
                 }
-                final long windowEnd = Math.min(Math.min(endNs, kernel.failureEndNs()), t + lookahead - 1);
                 // host time split, for the performance table only (never part of a result)
                 final long dispatchStart = System.nanoTime(); // wall-clock: host-time report only
-                kernel.advanceTo(windowEnd);
+                endedOnCarrier = false;
+                carrierExchangeNs = 0;
+                // a window in which a process runs goes on on its carrier, window after window, until
+                // the carrier gives the turn back (endWindowOnCarrier): then that window has ended
+                kernel.advanceTo(windowEnd());
+                if (carrierFailure != null)
+                {
+                    final Throwable e = carrierFailure;
+                    carrierFailure = null;
+                    if (e instanceof RuntimeException re)
+                    {
+                        throw re;
+                    }
+                    if (e instanceof Error er)
+                    {
+                        throw er;
+                    }
+                    throw new SimulationException("a window's end on the carrier failed: " + e, e);
+                }
                 final long exchangeStart = System.nanoTime(); // wall-clock: host-time report only
-                windows++;
-                final long bound = Math.min(kernel.nextEventTimeNs(), remote.nextShippedBoundNs());
-                t = exchange(bound);
-                dispatchNs += exchangeStart - dispatchStart;
-                exchangeNs += System.nanoTime() - exchangeStart; // wall-clock: host-time report only
+                if (!endedOnCarrier)
+                {
+                    endWindow();
+                }
+                dispatchNs += exchangeStart - dispatchStart - carrierExchangeNs;
+                exchangeNs += System.nanoTime() - exchangeStart + carrierExchangeNs; // wall-clock: host-time report only
             }
             final long failureEnd = kernel.failureEndNs();
             if (failureEnd == Long.MAX_VALUE || failureEnd > endNs)
@@ -255,7 +376,7 @@ public final class PartitionDriver
             announcedFailureEndNs = Long.MAX_VALUE;
             announcedFailureOrigin = Integer.MAX_VALUE;
         }
-        if (t == Long.MAX_VALUE)
+        if (nextWindowNs == Long.MAX_VALUE)
         {
             final StringBuilder sb = new StringBuilder();
             for (final SimProcess p : kernel.processes())

@@ -65,6 +65,10 @@ public final class Kernel
     /** {@link #traced}'s answers by origin id: 0 not asked yet, 1 counted, 2 not. */
     private byte[] tracedIds = new byte[0];
     private boolean partitioned;
+    /** What ends a partition's window on the carrier ({@link WindowBoundary}), or null. */
+    private WindowBoundary windowBoundary;
+    /** The last instant of the run or window {@link #advanceTo} processes now (a carrier may move it on). */
+    private long advanceEndNs;
     /** Quiescence probes: the NIC's retries ask whether the whole run is idle ({@link QuiescenceProbe}). */
     private final QuiescenceProbes probes = new QuiescenceProbes(this);
     private long resumes;
@@ -353,6 +357,41 @@ public final class Kernel
     }
 
     /**
+     * The end of a partition's window, as its driver does it: send the window's events, receive the
+     * others', and say where the next window ends. A partitioned kernel whose processes run as
+     * continuations calls it on their carrier when a window's events are done and no process is
+     * due, and goes on with the next window there: the driver's thread and the carrier would
+     * otherwise hand the turn to each other twice in every window in which a process runs (a park
+     * and an unpark each way, microseconds on a host whose cores are shared). What it does is what
+     * the driver would do after {@link #advanceTo(long)} returned, on another thread.
+     */
+    @FunctionalInterface
+    public interface WindowBoundary
+    {
+        /**
+         * Ends the window just run and returns the end of the next one, or a negative value to
+         * give the driver its turn (the run's end, a failure, the watchdog: the driver decides).
+         * Must not throw: a failure is kept for the driver.
+         *
+         * @return the next window's last instant, or -1.
+         */
+        long endWindowOnCarrier();
+    }
+
+    /**
+     * Lets the carrier of this partitioned kernel's processes end windows itself
+     * ({@link WindowBoundary}); null to leave every window's end to the driver.
+     *
+     * @param boundary what ends a window, or null.
+     */
+    public void windowBoundary(final WindowBoundary boundary)
+    {
+        QsnetException.require(boundary == null || partitioned, "boundary", "a window boundary",
+            "is for a partitioned kernel only (call partitioned(...) first)");
+        this.windowBoundary = boundary;
+    }
+
+    /**
      * @return the time of the earliest pending event, {@link Long#MAX_VALUE} when none is pending.
      */
     public long nextEventTimeNs()
@@ -610,6 +649,7 @@ public final class Kernel
             throw new QsnetException("runUntil called from inside simulated process " + current.name());
         }
         limitNs = Math.min(endNs, failureEndNs);
+        advanceEndNs = endNs;
         driver = Thread.currentThread();
         final SimProcess next = dispatch();
         if (next != null)
@@ -626,6 +666,8 @@ public final class Kernel
             }
             awaitDriverTurn();
         }
+        // the carrier may have run more windows (WindowBoundary): the clock ends at the last one's end
+        final long end = advanceEndNs;
         if (stopRequested)
         {
             // the report first: it shows the processes where the watchdog found them
@@ -656,7 +698,7 @@ public final class Kernel
             }
             throw new SimulationException("simulation aborted at " + nowNs + " ns: " + abortCause, abortCause);
         }
-        if (failureEndNs != Long.MAX_VALUE && failureEndNs <= endNs && !partitioned)
+        if (failureEndNs != Long.MAX_VALUE && failureEndNs <= end && !partitioned)
         {
             // the end of a failed run is reached (before any deadlock: the job is over either way):
             // the processes left are killed; with none left the failure ends nothing and the run
@@ -666,7 +708,7 @@ public final class Kernel
                 endFailedRun();
             }
             clearFailureEnd();
-            advanceTo(endNs);
+            advanceTo(end);
             return;
         }
         if (queue.isEmpty() && !partitioned)
@@ -694,9 +736,9 @@ public final class Kernel
                 throw new SimulationException(sb.toString(), null, r);
             }
         }
-        else if (!queue.isEmpty() && endNs != Long.MAX_VALUE)
+        else if (!queue.isEmpty() && end != Long.MAX_VALUE)
         {
-            nowNs = endNs;
+            nowNs = end;
         }
     }
 
@@ -1153,6 +1195,10 @@ public final class Kernel
                 segmentNext = null;
                 runMounted(carrier, p);
                 p = segmentNext;
+                if (p == null && windowBoundary != null)
+                {
+                    p = nextWindowsOnCarrier(carrier);
+                }
             }
         }
         catch (final Throwable t)
@@ -1197,6 +1243,46 @@ public final class Kernel
             driverTurn = true;
             LockSupport.unpark(driver);
         }
+    }
+
+    /**
+     * A partition's windows on the carrier ({@link WindowBoundary}): the window's end as
+     * {@link #advanceTo} has it (the clock at the window's last instant while events are pending),
+     * the exchange, then the next window's events, until a process is due (returned) or the boundary
+     * gives the driver its turn (null).
+     */
+    private SimProcess nextWindowsOnCarrier(final CarrierThread carrier)
+    {
+        current = null;
+        carrier.mounted = null;
+        // the exchange runs under no rank's class loader, as on the driver's thread
+        carrier.release();
+        final WindowBoundary boundary = windowBoundary;
+        while (abortCause == null && !stopRequested && !finished)
+        {
+            if (!queue.isEmpty())
+            {
+                nowNs = advanceEndNs;
+            }
+            final long end = boundary.endWindowOnCarrier();
+            if (end < 0)
+            {
+                return null;
+            }
+            if (end < nowNs)
+            {
+                abortCause = new SimulationException("a window's end " + end + " ns is before now (" + nowNs + " ns)", null);
+                return null;
+            }
+            advanceEndNs = end;
+            limitNs = Math.min(end, failureEndNs);
+            final SimProcess next = dispatch();
+            if (next != null)
+            {
+                return next;
+            }
+        }
+        return null;
     }
 
     /** The end of a carrier's segment (under {@link #carrierLock}): the kernel keeps it while a process is suspended. */
