@@ -153,11 +153,36 @@ public final class Prun
          */
         public Session(final PlatformProfile profile, final long seed, final KernelContext context, final Transport transport)
         {
-            Objects.requireNonNull(transport, "transport");
+            this(profile, seed, context, transport, new Partitioning(Objects.requireNonNull(transport, "transport")
+                .partitionCount(), transport.partition(), nodeCountOf(profile)));
+        }
+
+        /**
+         * {@link #Session(PlatformProfile, long, KernelContext, Transport)} with the nodes
+         * {@code firstNode..firstNode+nodes-1} (a job's, as {@code prun -B} and {@code -N} place it)
+         * split evenly between the partitions instead of the whole machine ({@link Partitioning#around}),
+         * so that each JVM runs some of the job's ranks. The results are the same either way.
+         *
+         * @param profile   the platform.
+         * @param seed      seed of the capability keys (the same in every partition).
+         * @param context   how compute time is charged, and the wall-clock safety net.
+         * @param transport this partition's endpoint of the job's transport.
+         * @param firstNode the first node to split.
+         * @param nodes     how many nodes to split.
+         */
+        public Session(final PlatformProfile profile, final long seed, final KernelContext context, final Transport transport,
+            final int firstNode, final int nodes)
+        {
+            this(profile, seed, context, transport, Partitioning.around(Objects.requireNonNull(transport, "transport")
+                .partitionCount(), transport.partition(), nodeCountOf(profile), firstNode, nodes));
+        }
+
+        private Session(final PlatformProfile profile, final long seed, final KernelContext context, final Transport transport,
+            final Partitioning partitioning)
+        {
             this.kernel = new Kernel(context);
             this.kernel.endRunWhenAProcessFails(failureEndDelayNs(profile));
-            this.machine = new Machine(kernel, profile, new Partitioning(transport.partitionCount(),
-                transport.partition(), nodeCountOf(profile)));
+            this.machine = new Machine(kernel, profile, partitioning);
             this.seed = seed;
             this.transport = transport;
         }

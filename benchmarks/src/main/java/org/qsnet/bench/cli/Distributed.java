@@ -142,7 +142,9 @@ final class Distributed
     private static int runPartition(final PrunCommand c, final PlatformProfile profile, final KernelContext kernelContext,
         final Prun.Program program, final boolean cyclic, final Transport t) throws IOException
     {
-        final Prun.Session session = new Prun.Session(profile, c.seed, kernelContext, t);
+        // the job's nodes split evenly between the JVMs, so that each runs some of its ranks
+        final Prun.Session session = new Prun.Session(profile, c.seed, kernelContext, t, c.base,
+            c.nodes == null ? c.procs : c.nodes);
         session.launch(new Prun.Options(c.procs, c.nodes == null ? 0 : c.nodes, cyclic, c.base, c.env), program,
             c.args.toArray(new String[0]));
         final PrintStream out = System.out;
@@ -243,6 +245,33 @@ final class Distributed
         return s.length() > 2000 ? s.substring(0, 2000) + "..." : s;
     }
 
+    /** The partitions that hold none of the job's nodes (as {@link #runPartition} splits them), listed, or "". */
+    static String partitionsWithoutRanks(final PrunCommand c, final PlatformProfile profile, final int partitions)
+    {
+        int machineNodes = 1;
+        for (int i = 0; i < profile.fabric().dim(); i++)
+        {
+            machineNodes *= profile.fabric().k();
+        }
+        final int jobNodes = c.nodes == null ? c.procs : c.nodes;
+        final org.qsnet.fabric.network.Partitioning split = org.qsnet.fabric.network.Partitioning.around(partitions, 0,
+            machineNodes, c.base, jobNodes);
+        final boolean[] used = new boolean[partitions];
+        for (int n = c.base; n < Math.min(machineNodes, c.base + jobNodes); n++)
+        {
+            used[split.ownerOf(n)] = true;
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < partitions; p++)
+        {
+            if (!used[p])
+            {
+                sb.append(sb.length() == 0 ? "" : ", ").append(p);
+            }
+        }
+        return sb.toString();
+    }
+
     /** Partition 0: the job's result from every partition's. */
     private static int summarise(final PrunCommand c, final PlatformProfile profile, final byte[][] all, final PrintStream err)
         throws IOException
@@ -289,6 +318,13 @@ final class Distributed
         err.printf("prun: %d processes on %s, simulated time %.3f us%n", c.procs, profile.name(), end / 1000.0);
         err.printf("prun: %d partitions (%s), %d synchronous windows%n", all.length,
             c.coordinator != null ? "TCP via coordinator " + c.coordinator : "JVMs through shared memory", windows);
+        final String idle = partitionsWithoutRanks(c, profile, all.length);
+        if (!idle.isEmpty())
+        {
+            err.printf("prun: partition%s %s ran no rank of the job (%d nodes for %d partitions): such a JVM only follows"
+                + " the network, which costs time and buys nothing%n", idle.contains(",") ? "s" : "", idle,
+                c.nodes == null ? c.procs : c.nodes, all.length);
+        }
         if (c.digest)
         {
             err.printf("prun: %d events, digest %016x%n", events, sum);

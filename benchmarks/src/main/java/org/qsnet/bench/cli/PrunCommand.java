@@ -83,8 +83,9 @@ public final class PrunCommand implements Callable<Integer>
     Double timeoutSeconds;
 
     @Option(names = "--jvms", paramLabel = "N", description = "Run the job in N JVMs on this host, one partition of the "
-        + "machine each, joined through shared memory; this JVM is partition 0 and writes the results. The simulated "
-        + "results are those of one JVM, bit for bit (--jvms 1 is one JVM, as without the option).")
+        + "machine each (the job's nodes split evenly between them), joined through shared memory; this JVM is partition 0 "
+        + "and writes the results. The simulated results are those of one JVM, bit for bit (--jvms 1 is one JVM, as "
+        + "without the option).")
     Integer jvms;
 
     @Option(names = "--coordinator", paramLabel = "HOST:PORT", description = "Multi-host run: this process is one partition; "

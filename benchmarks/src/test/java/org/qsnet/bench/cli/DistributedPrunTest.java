@@ -65,6 +65,25 @@ class DistributedPrunTest
 
     @Test
     @Timeout(120)
+    void shouldSplitTheJobsNodesBetweenTheJvmsAndSayWhenAJvmHasNoRank()
+    {
+        // no -B: the job's nodes 0 and 1 lie in the first half of the 16-node machine; split over the
+        // machine both ranks would run in the first JVM and the second would only follow the network
+        final String[] ping = {"-n", "2", "--digest", "org.qsnet.bench.examples.ElanPing", "100", "50"};
+        final String[] one = Captured.run(PrunCommand::execute, ping);
+        assertEquals("0", one[0], one[2]);
+        final String[] two = Captured.run(PrunCommand::execute, with(ping, "--jvms", "2"));
+        assertEquals("0", two[0], two[2]);
+        assertEquals(result(one[2]), result(two[2]));
+        assertTrue(!two[2].contains("ran no rank"), two[2]);
+        final String[] four = Captured.run(PrunCommand::execute, with(ping, "--jvms", "4"));
+        assertEquals("0", four[0], four[2]);
+        assertEquals(result(one[2]), result(four[2]));
+        assertTrue(four[2].contains("prun: partitions 2, 3 ran no rank of the job (2 nodes for 4 partitions)"), four[2]);
+    }
+
+    @Test
+    @Timeout(120)
     void shouldRunATportsJobInTwoJvmsAsInOne()
     {
         final String[] args = {"-n", "2", "-B", "7", "--dim", "2", "--digest", "org.qsnet.bench.examples.TportPing", "2000", "10"};

@@ -65,6 +65,18 @@ class PartitionEquivalenceTest
 
     @Test
     @Timeout(120)
+    void shouldGiveTheSameRunWhenTheBlocksAreUneven()
+    {
+        // a job's nodes 5..13 split in three (prun --jvms does so): blocks of 8, 3 and 53 nodes,
+        // boundaries inside subtrees; exact and analytic timing
+        final FabricConfig config = FabricConfig.elite(3);
+        assertSame(runSingle(config), runPartitioned(config, 3, 5, 9), 3);
+        final FabricConfig analytic = FabricConfig.elite(3).withAnalyticTiming(true);
+        assertSame(runSingle(analytic), runPartitioned(analytic, 3, 5, 9), 3);
+    }
+
+    @Test
+    @Timeout(120)
     void shouldGiveTheSameRunOnATwoLevelTreeInEightPartitions()
     {
         final FabricConfig config = FabricConfig.elite(2);
@@ -265,6 +277,12 @@ class PartitionEquivalenceTest
 
     static Outcome runPartitioned(final FabricConfig config, final int count)
     {
+        return runPartitioned(config, count, 0, new Fabric(new Kernel(), config).topology().nodeCount());
+    }
+
+    /** The nodes {@code spanFirst..spanFirst+spanNodes-1} split evenly, the rest to the first and last partitions. */
+    static Outcome runPartitioned(final FabricConfig config, final int count, final int spanFirst, final int spanNodes)
+    {
         final int nodes = new Fabric(new Kernel(), config).topology().nodeCount();
         final List<LocalTransport> transports = LocalTransport.createJob(
             new TransportContext().jobId(99).jobKey(new byte[16]).partition(0, count).maxPayloadBytes(1 << 16));
@@ -274,7 +292,7 @@ class PartitionEquivalenceTest
         for (int p = 0; p < count; p++)
         {
             kernels[p] = new Kernel();
-            fabrics[p] = new Fabric(kernels[p], config, new Partitioning(count, p, nodes));
+            fabrics[p] = new Fabric(kernels[p], config, new Partitioning(count, p, nodes, spanFirst, spanNodes));
             fabrics[p].remote().codec(NOTE_CODEC);
             for (int i = 0; i < nodes; i++)
             {
