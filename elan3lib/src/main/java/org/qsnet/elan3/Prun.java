@@ -95,6 +95,22 @@ public final class Prun
             QsnetException.require(base >= 0, "-B", base, "must be at least 0");
             env = Map.copyOf(env);
         }
+
+        /**
+         * @return how many nodes from {@link #base} hold a rank, as {@link Session#launch} places
+         * them: block placement fills a node with {@code ceil(procs / nodes)} ranks before the next
+         * (so {@code -n 5 -N 4} leaves the fourth node empty), cyclic placement deals them round.
+         */
+        public int nodesWithRanks()
+        {
+            final int n = nodes == 0 ? procs : nodes;
+            if (cyclic)
+            {
+                return Math.min(procs, n);
+            }
+            final int ppn = (procs + n - 1) / n;
+            return (procs - 1) / ppn + 1;
+        }
     }
 
     /**

@@ -103,6 +103,32 @@ class PrunTest
     }
 
     @Test
+    void shouldCountTheNodesThatHoldRanksAsLaunchPlacesThem()
+    {
+        for (int procs = 1; procs <= 17; procs++)
+        {
+            for (int nodes = 0; nodes <= 9; nodes++)
+            {
+                for (final boolean cyclic : new boolean[] {false, true})
+                {
+                    final Prun.Options o = new Prun.Options(procs, nodes, cyclic, 0, Map.of());
+                    final int n = nodes == 0 ? procs : nodes;
+                    final int ppn = (procs + n - 1) / n;
+                    int last = -1;
+                    for (int r = 0; r < procs; r++)
+                    {
+                        last = Math.max(last, cyclic ? r % n : r / ppn);
+                    }
+                    assertEquals(last + 1, o.nodesWithRanks(), procs + " procs on " + nodes + " nodes, cyclic " + cyclic);
+                }
+            }
+        }
+        // -n 5 -N 4: 2 ranks a node, the fourth node empty
+        assertEquals(3, new Prun.Options(5, 4, false, 0, Map.of()).nodesWithRanks());
+        assertEquals(4, new Prun.Options(5, 4, true, 0, Map.of()).nodesWithRanks());
+    }
+
+    @Test
     void shouldRejectBadOptions()
     {
         assertEquals("-n 0 must be at least 1", assertThrows(QsnetException.class,

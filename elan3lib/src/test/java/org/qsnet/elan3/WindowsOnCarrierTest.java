@@ -1,8 +1,11 @@
 package org.qsnet.elan3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -11,8 +14,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.qsnet.fabric.distributed.PartitionThreads;
+import org.qsnet.fabric.engine.KernelContext;
 import org.qsnet.fabric.engine.RunReport;
+import org.qsnet.fabric.engine.SimProcess;
+import org.qsnet.fabric.engine.SimulationException;
 import org.qsnet.fabric.machine.PlatformProfile;
+import org.qsnet.fabric.transport.TransportContext;
+import org.qsnet.fabric.transport.local.LocalTransport;
 
 /**
  * A partition whose ranks run ends its windows on the ranks' carrier thread
@@ -107,6 +116,8 @@ class WindowsOnCarrierTest
     @Test
     void shouldRunTheSameWindowsWhenTheRanksCarrierEndsThem()
     {
+        // with -Dqsnet.carrier=virtual (or without jdk.internal.vm exported) each rank has a virtual thread and no carrier
+        assumeTrue(SimProcess.runsOnContinuations(), "processes run on virtual threads: no carrier ends windows");
         // nodes 7 and 8: one rank in each partition of the 16-node machine
         final Prun.Options o = new Prun.Options(2, 2, false, 7, Map.of());
         final Prun.Session alone = new Prun.Session(PlatformProfile.pentium3He(), 1);
@@ -130,6 +141,80 @@ class WindowsOnCarrierTest
                     + " windows on its rank's carrier");
             assertEquals(0, driven.carrierWindows()[part], "partition " + part + " with -Dqsnet.windowsOnCarrier=false");
         }
+    }
+
+    @Test
+    void shouldRunASinglePartitionThroughTheDriverAsInOneJvm()
+    {
+        // one partition: nothing to exchange, its kernel is not partitioned and no carrier ends windows
+        final Prun.Options o = new Prun.Options(2, 2, false, 7, Map.of());
+        final Prun.Session alone = new Prun.Session(PlatformProfile.pentium3He(), 1);
+        alone.launch(o, WindowsOnCarrierTest::pingPong);
+        final RunReport one = alone.run();
+        final Prun.PartitionedResult r = Prun.runPartitioned(PlatformProfile.pentium3He(), 1,
+            s -> s.launch(o, WindowsOnCarrierTest::pingPong));
+        r.report().throwIfFailed();
+        assertNull(r.differenceFrom(one, alone.kernel()));
+    }
+
+    @Test
+    void shouldGiveTheDriverItsTurnWhenTheWatchdogFiresWhileTheCarrierWaitsForAPeer() throws Exception
+    {
+        assumeTrue(SimProcess.runsOnContinuations(), "processes run on virtual threads: no carrier ends windows");
+        // rank 1 (partition 1) computes 3 s of host time inside one window; rank 0 (partition 0)
+        // polls, so partition 0's carrier waits in the exchange. Partition 0's watchdog (0.5 s) must
+        // end its run with the watchdog's report, its carrier giving the turn back, not the driver
+        // leaving after its grace second as from a process that never calls the library.
+        final byte[] key = new byte[16];
+        final List<LocalTransport> transports = LocalTransport.createJob(new TransportContext().jobId(4242).jobKey(key)
+            .partition(0, 2));
+        final KernelContext watchdog = new KernelContext(KernelContext.ComputeMode.ZERO, 1.0, 500_000_000L);
+        final Throwable[] failures = new Throwable[2];
+        final long[] tookMs = new long[2];
+        final Prun.Options o = new Prun.Options(2, 2, false, 7, Map.of());
+        final long start = System.nanoTime();
+        try
+        {
+            PartitionThreads.run(transports, part ->
+            {
+                final Prun.Session s = new Prun.Session(PlatformProfile.pentium3He(), 1, watchdog, transports.get(part));
+                s.launch(o, (p, a) ->
+                {
+                    if (p.rank() == 1)
+                    {
+                        p.sim().advance(2_000);
+                        final long until = System.nanoTime() + 3_000_000_000L;
+                        while (System.nanoTime() < until)
+                        {
+                            Thread.onSpinWait();
+                        }
+                    }
+                    while (true)
+                    {
+                        p.sim().advance(50);
+                    }
+                });
+                try
+                {
+                    s.run();
+                }
+                catch (final RuntimeException e)
+                {
+                    failures[part] = e;
+                    tookMs[part] = (System.nanoTime() - start) / 1_000_000;
+                    throw e;
+                }
+            });
+        }
+        catch (final RuntimeException expected)
+        {
+            // the job fails; each partition's own failure is checked below
+        }
+        assertNotNull(failures[0], "partition 0 failed");
+        final String m = String.valueOf(failures[0].getMessage());
+        assertTrue(failures[0] instanceof SimulationException && m.contains("watchdog"), m);
+        assertFalse(m.contains("did not give control back"), "partition 0's carrier gave the turn back: " + m);
+        assertTrue(tookMs[0] < 2_500, "partition 0 ended after " + tookMs[0] + " ms, before rank 1's 3 s: " + m);
     }
 
     @Test

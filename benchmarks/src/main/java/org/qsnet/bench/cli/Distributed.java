@@ -142,11 +142,10 @@ final class Distributed
     private static int runPartition(final PrunCommand c, final PlatformProfile profile, final KernelContext kernelContext,
         final Prun.Program program, final boolean cyclic, final Transport t) throws IOException
     {
-        // the job's nodes split evenly between the JVMs, so that each runs some of its ranks
-        final Prun.Session session = new Prun.Session(profile, c.seed, kernelContext, t, c.base,
-            c.nodes == null ? c.procs : c.nodes);
-        session.launch(new Prun.Options(c.procs, c.nodes == null ? 0 : c.nodes, cyclic, c.base, c.env), program,
-            c.args.toArray(new String[0]));
+        // the nodes that hold the job's ranks split evenly between the JVMs, so that each runs some
+        final Prun.Options options = new Prun.Options(c.procs, c.nodes == null ? 0 : c.nodes, cyclic, c.base, c.env);
+        final Prun.Session session = new Prun.Session(profile, c.seed, kernelContext, t, c.base, options.nodesWithRanks());
+        session.launch(options, program, c.args.toArray(new String[0]));
         final PrintStream out = System.out;
         final PrintStream err = System.err;
         if (c.tag)
@@ -245,6 +244,13 @@ final class Distributed
         return s.length() > 2000 ? s.substring(0, 2000) + "..." : s;
     }
 
+    /** How many nodes from {@code -B} hold a rank of the job ({@link Prun.Options#nodesWithRanks}). */
+    private static int nodesWithRanks(final PrunCommand c)
+    {
+        return new Prun.Options(c.procs, c.nodes == null ? 0 : c.nodes, "cyclic".equals(c.mapping), c.base, java.util.Map.of())
+            .nodesWithRanks();
+    }
+
     /** The partitions that hold none of the job's nodes (as {@link #runPartition} splits them), listed, or "". */
     static String partitionsWithoutRanks(final PrunCommand c, final PlatformProfile profile, final int partitions)
     {
@@ -253,7 +259,7 @@ final class Distributed
         {
             machineNodes *= profile.fabric().k();
         }
-        final int jobNodes = c.nodes == null ? c.procs : c.nodes;
+        final int jobNodes = nodesWithRanks(c);
         final org.qsnet.fabric.network.Partitioning split = org.qsnet.fabric.network.Partitioning.around(partitions, 0,
             machineNodes, c.base, jobNodes);
         final boolean[] used = new boolean[partitions];
@@ -321,9 +327,9 @@ final class Distributed
         final String idle = partitionsWithoutRanks(c, profile, all.length);
         if (!idle.isEmpty())
         {
-            err.printf("prun: partition%s %s ran no rank of the job (%d nodes for %d partitions): such a JVM only follows"
-                + " the network, which costs time and buys nothing%n", idle.contains(",") ? "s" : "", idle,
-                c.nodes == null ? c.procs : c.nodes, all.length);
+            err.printf("prun: partition%s %s ran no rank of the job (ranks on %d nodes, %d partitions): such a JVM only"
+                + " follows the network, which costs time and buys nothing%n", idle.contains(",") ? "s" : "", idle,
+                nodesWithRanks(c), all.length);
         }
         if (c.digest)
         {

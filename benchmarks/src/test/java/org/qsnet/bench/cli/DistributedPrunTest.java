@@ -79,7 +79,7 @@ class DistributedPrunTest
         final String[] four = Captured.run(PrunCommand::execute, with(ping, "--jvms", "4"));
         assertEquals("0", four[0], four[2]);
         assertEquals(result(one[2]), result(four[2]));
-        assertTrue(four[2].contains("prun: partitions 2, 3 ran no rank of the job (2 nodes for 4 partitions)"), four[2]);
+        assertTrue(four[2].contains("prun: partitions 2, 3 ran no rank of the job (ranks on 2 nodes, 4 partitions)"), four[2]);
     }
 
     @Test

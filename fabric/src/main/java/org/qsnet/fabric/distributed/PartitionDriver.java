@@ -235,7 +235,9 @@ public final class PartitionDriver
 
     private RunReport runWindows(final long endNs)
     {
-        if (windowsOnCarrier)
+        carrierFailure = null;
+        // a single partition's kernel is not partitioned (nothing to exchange with)
+        if (windowsOnCarrier && remote.partitioning().isDistributed())
         {
             kernel.windowBoundary(this::endWindowOnCarrier);
         }
@@ -397,6 +399,8 @@ public final class PartitionDriver
         }
         else if (endNs != Long.MAX_VALUE && kernel.nowNs() < endNs)
         {
+            // past the last window: nothing is left to exchange
+            kernel.windowBoundary(null);
             kernel.runUntil(endNs);
         }
         return kernel.report();
@@ -451,6 +455,14 @@ public final class PartitionDriver
         {
             if (transport.poll(handler, 64) == 0)
             {
+                if (kernel.stopRequested())
+                {
+                    // the watchdog or an interrupt of the driver while the carrier waits here for a
+                    // slow peer: give up the window, so that the carrier gives the driver its turn
+                    // (which reports the stop) instead of polling on while the driver leaves
+                    throw new SimulationException("stopped while waiting for the other partitions' window " + window
+                        + " (the watchdog or an interrupt)", null);
+                }
                 transport.awaitFrames(1_000_000L);
             }
         }

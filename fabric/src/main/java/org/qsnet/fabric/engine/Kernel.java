@@ -69,6 +69,10 @@ public final class Kernel
     private WindowBoundary windowBoundary;
     /** The last instant of the run or window {@link #advanceTo} processes now (a carrier may move it on). */
     private long advanceEndNs;
+    /** Whether the carrier ended the last window of the current {@link #advanceTo} (its clock already set then). */
+    private boolean endedByBoundary;
+    /** The context class loader of {@link #advanceTo}'s caller, under which the carrier ends windows. */
+    private ClassLoader driverLoader;
     /** Quiescence probes: the NIC's retries ask whether the whole run is idle ({@link QuiescenceProbe}). */
     private final QuiescenceProbes probes = new QuiescenceProbes(this);
     private long resumes;
@@ -379,6 +383,18 @@ public final class Kernel
     }
 
     /**
+     * Whether the driver asked this kernel to stop (the watchdog, or an interrupt of the driver's
+     * thread): a {@link WindowBoundary} waiting for other partitions gives up then, so that the
+     * carrier gives the driver its turn before the driver's grace second runs out.
+     *
+     * @return true once a stop was asked.
+     */
+    public boolean stopRequested()
+    {
+        return stopRequested;
+    }
+
+    /**
      * Lets the carrier of this partitioned kernel's processes end windows itself
      * ({@link WindowBoundary}); null to leave every window's end to the driver.
      *
@@ -650,7 +666,12 @@ public final class Kernel
         }
         limitNs = Math.min(endNs, failureEndNs);
         advanceEndNs = endNs;
+        endedByBoundary = false;
         driver = Thread.currentThread();
+        if (windowBoundary != null)
+        {
+            driverLoader = driver.getContextClassLoader();
+        }
         final SimProcess next = dispatch();
         if (next != null)
         {
@@ -736,8 +757,10 @@ public final class Kernel
                 throw new SimulationException(sb.toString(), null, r);
             }
         }
-        else if (!queue.isEmpty() && end != Long.MAX_VALUE)
+        else if (!endedByBoundary && !queue.isEmpty() && end != Long.MAX_VALUE)
         {
+            // (a carrier that ended the window set the clock before its exchange, as the driver's
+            // loop did before the exchange filled the queue)
             nowNs = end;
         }
     }
@@ -1255,8 +1278,8 @@ public final class Kernel
     {
         current = null;
         carrier.mounted = null;
-        // the exchange runs under no rank's class loader, as on the driver's thread
-        carrier.release();
+        // the exchange runs under the driver's class loader, as on the driver's thread (never a rank's)
+        carrier.setContextClassLoader(driverLoader);
         final WindowBoundary boundary = windowBoundary;
         while (abortCause == null && !stopRequested && !finished)
         {
@@ -1267,6 +1290,7 @@ public final class Kernel
             final long end = boundary.endWindowOnCarrier();
             if (end < 0)
             {
+                endedByBoundary = true;
                 return null;
             }
             if (end < nowNs)
