@@ -82,6 +82,41 @@ class DistributedPrunTest
         assertTrue(four[2].contains("prun: partitions 2, 3 ran no rank of the job (ranks on 2 nodes, 4 partitions)"), four[2]);
     }
 
+    /** Rank -> the pid of the JVM that ran it, from {@link RankPid}'s file. */
+    private static Map<Integer, Long> pidsOfRanks(final Path file) throws java.io.IOException
+    {
+        final Map<Integer, Long> pids = new java.util.TreeMap<>();
+        for (final String line : Files.readAllLines(file))
+        {
+            final String[] f = line.trim().split(" ");
+            pids.put(Integer.parseInt(f[0]), Long.parseLong(f[1]));
+        }
+        return pids;
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRunTheRanksOfAJobInSeveralOperatingSystemProcesses(@TempDir final Path dir) throws Exception
+    {
+        // as a user sees it: ranks 0-3 in 2 JVMs, two in each (each rank writes its JVM's pid)
+        final Path four = dir.resolve("four.txt");
+        final String[] r4 = Captured.run(PrunCommand::execute, "-n", "4", "--jvms", "2", RankPid.class.getName(), four.toString());
+        assertEquals("0", r4[0], r4[2]);
+        final Map<Integer, Long> p4 = pidsOfRanks(four);
+        assertEquals(List.of(0, 1, 2, 3), new ArrayList<>(p4.keySet()), p4.toString());
+        assertEquals(p4.get(0), p4.get(1), p4.toString());
+        assertEquals(p4.get(2), p4.get(3), p4.toString());
+        assertTrue(!p4.get(0).equals(p4.get(2)), "two JVMs: " + p4);
+        assertEquals(ProcessHandle.current().pid(), p4.get(0), "this JVM is partition 0");
+        // 3 ranks with -N 3 -m cyclic on 3 JVMs: one each
+        final Path three = dir.resolve("three.txt");
+        final String[] r3 = Captured.run(PrunCommand::execute, "-n", "3", "-N", "3", "-m", "cyclic", "--jvms", "3",
+            RankPid.class.getName(), three.toString());
+        assertEquals("0", r3[0], r3[2]);
+        final Map<Integer, Long> p3 = pidsOfRanks(three);
+        assertEquals(3, new java.util.HashSet<>(p3.values()).size(), "three JVMs: " + p3);
+    }
+
     @Test
     @Timeout(120)
     void shouldRunATportsJobInTwoJvmsAsInOne()
