@@ -212,7 +212,11 @@ public final class Prun
             return Math.max(FAILURE_END_DELAY_NS, profile.fabric().wireDelayNs());
         }
 
-        private static int nodeCountOf(final PlatformProfile profile)
+        /**
+         * @param profile a platform.
+         * @return the nodes of its machine ({@code k^dim}).
+         */
+        public static int nodeCountOf(final PlatformProfile profile)
         {
             int n = 1;
             for (int i = 0; i < profile.fabric().dim(); i++)

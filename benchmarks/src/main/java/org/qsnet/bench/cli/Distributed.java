@@ -254,11 +254,7 @@ final class Distributed
     /** The partitions that hold none of the job's nodes (as {@link #runPartition} splits them), listed, or "". */
     static String partitionsWithoutRanks(final PrunCommand c, final PlatformProfile profile, final int partitions)
     {
-        int machineNodes = 1;
-        for (int i = 0; i < profile.fabric().dim(); i++)
-        {
-            machineNodes *= profile.fabric().k();
-        }
+        final int machineNodes = Prun.Session.nodeCountOf(profile);
         final int jobNodes = nodesWithRanks(c);
         final org.qsnet.fabric.network.Partitioning split = org.qsnet.fabric.network.Partitioning.around(partitions, 0,
             machineNodes, c.base, jobNodes);
