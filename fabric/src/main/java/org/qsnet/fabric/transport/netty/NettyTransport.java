@@ -630,10 +630,21 @@ public final class NettyTransport extends AbstractTransport
     }
 
     /**
+     * How long {@link #awaitFrames} polls the sockets without blocking before it blocks in
+     * {@code epoll_wait} ({@code -Dqsnet.tcpSpinUs}, default 20; 0: block at once). A partition
+     * waits for its peers' window frames about every window; a thread woken from {@code epoll_wait}
+     * costs a scheduler wake-up on top of the bytes' own path, which a short poll saves when the
+     * frame comes soon ({@code prun --coordinator} on loopback: about a sixth of the run, README
+     * "Transports between JVMs"), at the price of that much CPU when it does not.
+     */
+    static final long SPIN_NS = Math.max(0, Long.getLong("qsnet.tcpSpinUs", 20)) * 1000;
+
+    /**
      * Blocks the polling thread in the event loop until a frame arrives, a peer fails or closes, or
-     * the timeout passes; the frames read wait for the next {@link #poll}. The thread blocks in a
-     * native call ({@code epoll_wait}): a virtual thread would hold its carrier meanwhile, so poll from
-     * a platform thread (the partition drivers do).
+     * the timeout passes; the frames read wait for the next {@link #poll}. It first polls the
+     * sockets without blocking for up to {@link #SPIN_NS}, then blocks in a native call
+     * ({@code epoll_wait}): a virtual thread would hold its carrier meanwhile, so poll from a
+     * platform thread (the partition drivers do).
      *
      * @param timeoutNs the longest wait.
      */
@@ -644,30 +655,52 @@ public final class NettyTransport extends AbstractTransport
         loop.acquire();
         try
         {
-            for (int p = 0; p < partitionCount; p++)
-            {
-                if (p != partition && (!peers[p].queue.isEmpty() || peers[p].closeSeen || failure(p) != null))
-                {
-                    return;
-                }
-            }
-            if (isClosed())
+            if (anyPeerReady() || isClosed())
             {
                 return;
             }
             if (timeoutNs == 0)
             {
                 loop.runNow();
+                return;
             }
-            else
+            final long spinNs = Math.min(timeoutNs, SPIN_NS);
+            if (spinNs > 0)
             {
-                loop.run(timeoutNs);
+                final long until = System.nanoTime() + spinNs; // wall-clock: how long to poll before blocking, never part of a result
+                do
+                {
+                    loop.runNow();
+                    if (anyPeerReady() || isClosed())
+                    {
+                        return;
+                    }
+                    Thread.onSpinWait();
+                }
+                while (System.nanoTime() - until < 0); // wall-clock: as above
+            }
+            if (timeoutNs > spinNs)
+            {
+                loop.run(timeoutNs - spinNs);
             }
         }
         finally
         {
             loop.release();
         }
+    }
+
+    /** Whether a peer has a frame waiting, closed or failed: {@link #poll} has something to say. */
+    private boolean anyPeerReady()
+    {
+        for (int p = 0; p < partitionCount; p++)
+        {
+            if (p != partition && (!peers[p].queue.isEmpty() || peers[p].closeSeen || failure(p) != null))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Loop: the acceptor checks that a partition is not connected twice. */
