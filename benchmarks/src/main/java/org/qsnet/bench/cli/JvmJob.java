@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.qsnet.fabric.QsnetException;
 import org.qsnet.fabric.distributed.ChildJvm;
@@ -26,6 +27,13 @@ import org.qsnet.fabric.transport.shm.ShmTransport;
 final class JvmJob
 {
     private static final String KEY_ENV = "QSNET_JOB_KEY";
+    /**
+     * How long this JVM (partition 0) waits for the others to end once its own part is over (host
+     * time). They end at once when the job did; one that has not after this is stopped or hung (a
+     * JVM that stops answering is reported by the transport's heartbeat, but a stopped process
+     * never exits), and it is killed, so that the job never hangs.
+     */
+    static final long OTHERS_EXIT_GRACE_MS = 10_000;
 
     /** The command line of {@code qsnet} in this JVM, for the JVMs {@code qsnet <experiment> --jvms} starts. */
     static String[] argv = new String[0];
@@ -96,9 +104,20 @@ final class JvmJob
                 children.add(pb.start());
             }
             status = body.run(new JvmJob(0, count, id, key, dir));
-            for (final Process child : children)
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OTHERS_EXIT_GRACE_MS); // wall-clock: a safety net, never part of a result
+            for (int p = 1; p < count; p++)
             {
-                status = Math.max(status, child.waitFor());
+                final Process child = children.get(p - 1);
+                if (child.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) // wall-clock: as above
+                {
+                    status = Math.max(status, child.exitValue());
+                    continue;
+                }
+                System.err.printf("qsnet: the JVM of partition %d (pid %d) has not ended %d s after partition 0 did"
+                    + " (stopped or hung): killed%n", p, child.pid(), OTHERS_EXIT_GRACE_MS / 1000);
+                child.destroyForcibly();
+                child.waitFor(5, TimeUnit.SECONDS);
+                status = Math.max(status, 1);
             }
         }
         finally

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,6 +207,47 @@ class DistributedPrunTest
         assertTrue(out.contains("peer 1") || out.contains("partition 1"), "the error names the dead JVM: " + out
             + "\n--- partition 1:\n" + Files.readString(dir.resolve("rank-1.log")));
         assertTrue(seconds < 15, "reported after " + seconds + " s");
+    }
+
+    @Test
+    @Timeout(90)
+    void shouldEndAJobWhoseOtherJvmStopsAnsweringAndKillIt(@TempDir final Path dir) throws Exception
+    {
+        // prun --jvms 2 as a user starts it; its second JVM is stopped (SIGSTOP): it neither answers
+        // nor exits. The first must report it, end, and not wait for it for ever.
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(Path.of("/usr/bin/kill")),
+            "needs kill");
+        final File log = dir.resolve("prun.log").toFile();
+        final Process p0 = start(log, Map.of(), "-n", "2", "--jvms", "2", "org.qsnet.bench.examples.ElanPing", "100",
+            "100000000");
+        final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        ProcessHandle child = null;
+        while (child == null && System.nanoTime() < until)
+        {
+            child = p0.toHandle().children().findFirst().orElse(null);
+            Thread.sleep(100);
+        }
+        assertTrue(child != null, "prun started its second JVM");
+        Thread.sleep(3_000);
+        assertTrue(p0.isAlive() && child.isAlive(), "the job is running: " + Files.readString(log.toPath()));
+        assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(child.pid())).start().waitFor());
+        final long stopped = System.nanoTime();
+        try
+        {
+            assertTrue(p0.waitFor(40, TimeUnit.SECONDS), "prun ended after its second JVM stopped answering: "
+                + Files.readString(log.toPath()));
+            final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - stopped);
+            final String out = Files.readString(log.toPath());
+            assertEquals(1, p0.exitValue(), out);
+            assertTrue(out.contains("peer 1 stopped answering"), "the error names the silent JVM: " + out);
+            assertTrue(out.contains("the JVM of partition 1 (pid " + child.pid() + ") has not ended"), out);
+            assertTrue(!child.isAlive(), "the stopped JVM was killed");
+            assertTrue(seconds < 25, "ended after " + seconds + " s");
+        }
+        finally
+        {
+            child.destroyForcibly();
+        }
     }
 
     /** A port nothing listens on now (the coordinator binds it a moment later). */
